@@ -1,0 +1,5 @@
+// PLACEHOLDER — replaced in this session.
+#include "cli_common.hpp"
+namespace dpfl::cli {
+void RegisterCoqCommands(CLI::App&, std::vector<Command>&) {}
+}  // namespace dpfl::cli

@@ -1,0 +1,55 @@
+// dpfl-ref — the exact reference from the command line. JSON on stdout; exit codes:
+//   0 success, 2 bad input (one line on stderr naming the argument), 3 undecidable at the
+//   requested precision (an enclosure straddles a cell boundary; give E exactly or more bits).
+#include <iostream>
+
+#include "cli_common.hpp"
+
+int main(int argc, char** argv) {
+  using dpfl::cli::Command;
+  CLI::App app{
+      "dpfl-ref: exact reference for differentially private quantized FL (specs 000-004).\n"
+      "Numbers: integers, decimals read exactly (0.1 = 1/10, 1e-6) or fractions p/q.\n"
+      "Output: JSON; exact values as \"p/q\" strings with --E, 40-digit enclosures with --eps."};
+  app.require_subcommand(1);
+  std::vector<Command> commands;
+  dpfl::cli::RegisterQuantizerCommands(app, commands);
+  dpfl::cli::RegisterCoqCommands(app, commands);
+  dpfl::cli::RegisterCorbinFlCommands(app, commands);
+  dpfl::cli::RegisterReportCommand(app, commands);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string what = e.what();
+    for (char& ch : what) if (ch == '\n') ch = ' ';
+    std::cerr << "dpfl-ref: error: " << what << " (see --help)\n";
+    return 2;
+  }
+  try {
+    for (const Command& command : commands) {
+      if (!command.app->parsed()) continue;
+      const nlohmann::json result = command.run();
+      if (result.is_string()) std::cout << result.get<std::string>();  // human-readable report
+      else std::cout << result.dump(2) << "\n";
+      return 0;
+    }
+  } catch (const dpfl::InvalidArgument& e) {
+    std::string arg = e.argument();
+    std::string what = e.what();
+    if (!arg.empty() && arg[0] != '-') what = "--" + what;
+    std::cerr << "dpfl-ref: error: " << what << "\n";
+    return 2;
+  } catch (const dpfl::Undecidable& e) {
+    std::cerr << "dpfl-ref: undecidable: " << e.what() << "\n";
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "dpfl-ref: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  std::cerr << "dpfl-ref: error: no subcommand (see --help)\n";
+  return 2;
+}

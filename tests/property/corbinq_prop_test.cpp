@@ -1,0 +1,1 @@
+// PLACEHOLDER — replaced in this session.
