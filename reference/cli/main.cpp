@@ -17,6 +17,14 @@ int main(int argc, char** argv) {
   dpfl::cli::RegisterCoqCommands(app, commands);
   dpfl::cli::RegisterCorbinFlCommands(app, commands);
   dpfl::cli::RegisterReportCommand(app, commands);
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (const Command& command : commands) known = known || command.app->get_name() == argv[1];
+    if (!known) {
+      std::cerr << "dpfl-ref: error: unknown subcommand '" << argv[1] << "' (see --help)\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,50 @@
+// Runs a program with arguments (no shell interpretation of the arguments) and captures its
+// exit code, stdout and stderr, for tests of the project's command-line tools.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace dpfl::testing {
+
+struct RunResult {
+  int exit_code;
+  std::string out, err;
+};
+
+inline std::string ShellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += (ch == '\'') ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+inline RunResult RunProgram(const std::string& program, const std::vector<std::string>& args,
+                            const std::string& scratch_dir) {
+  static int counter = 0;
+  const std::string err_path = scratch_dir + "dpfl_subprocess_err_" + std::to_string(counter++);
+  std::string cmd = ShellQuote(program);
+  for (const std::string& a : args) cmd += " " + ShellQuote(a);
+  cmd += " 2>" + ShellQuote(err_path) + " </dev/null";
+  RunResult r{};
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return {-1, "", "popen failed"};
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream f(err_path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  r.err = ss.str();
+  std::remove(err_path.c_str());
+  return r;
+}
+
+}  // namespace dpfl::testing
