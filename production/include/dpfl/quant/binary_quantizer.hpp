@@ -1,0 +1,66 @@
+// Production binary quantizers on the CPU: LDPQ (LDP-FL), CorBinQ (CorBin-FL, per-client
+// form), CoQ-FL (p_x = 1/2), with bit-packed output and aggregation.
+//
+// Contract (docs/production.md):
+//  * Parameters are validated once by MakeBinaryLevels: ε finite and > 0 with α = (e^ε+1)/(e^ε−1)
+//    > 1 in double; c finite; r finite and > 0. Violations throw dpfl::InvalidArgument.
+//  * Weights: finite values are clipped to [c − r, c + r] (seed-000 footnote 2, seed-001 E12);
+//    NaN or ±Inf anywhere in the input throws dpfl::InvalidArgument naming the first index.
+//  * d ∈ [0, 62] shared bits per parameter.
+//  * Output: bit j of the message is bit (j % 64) of word j / 64; 1 = "+" level c + rα. Unused
+//    high bits of the last word are 0. `bits` must hold ⌈m/64⌉ words.
+//  * Randomness: private uniforms at (key, round, client, kPrivateCoin, j); shared uniforms at
+//    (key, round, pair, kSharedBits, j). Deterministic given the addresses, any thread count.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "dpfl/quant/binary_element.hpp"
+#include "dpfl/rng/streams.hpp"
+
+namespace dpfl::quant {
+
+// Validated per-layer constants. seed-000 §3.1 Alg. 1 l.1: α = (e^ε+1)/(e^ε−1).
+BinaryLevels MakeBinaryLevels(double eps, double c, double r);
+// Same with a faulty α sign (seed-000 E1) for the mutant catalog only.
+BinaryLevels MakeBinaryLevelsAlphaAsPrinted(double eps, double c, double r);
+
+inline std::size_t PackedWords(std::size_t m) { return (m + 63) / 64; }
+
+struct StreamContext {
+  rng::Generator generator = rng::Generator::kChaCha20;
+  rng::StreamKey key{};
+  std::uint32_t round = 0;
+};
+
+enum class PairRole { kQ1, kQ2 };  // CorBinQ Q1/Q2 = CoQ-FL Alice (UP=+1) / Bob (UP=−1)
+
+// Throws InvalidArgument if any weight is NaN or ±Inf, or the sizes disagree.
+void ValidateWeights(std::span<const float> w, std::size_t packed_words);
+void ValidateSharedBits(int d);
+
+// LDP-FL client: m independent LDPQ bits.
+void EncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
+                std::uint32_t client, std::span<std::uint64_t> bits, int threads = 1);
+
+// CorBin-FL client in role Q1 or Q2 of pair `pair`; it needs only its own weights.
+void EncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
+                   const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
+                   std::span<std::uint64_t> bits, int threads = 1);
+
+// CoQ-FL (seed-001 §3.6, corrected ProbabilityList) for p_x = 1/2; other p_x throw
+// InvalidArgument (the production path supports the default codebook only).
+void EncodeCoq(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role, double p_x,
+               const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
+               std::span<std::uint64_t> bits, int threads = 1);
+
+// counts[j] += bit j of `bits`, for j < counts.size().
+void AccumulateBits(std::span<const std::uint64_t> bits, std::span<std::uint32_t> counts);
+// Mean estimate of n decoded messages: c + rα(2·count/n − 1) (seed-000 Alg. 3 l.23 with the
+// survivors' count n; E31).
+void DecodeMean(const BinaryLevels& levels, std::span<const std::uint32_t> counts, std::uint32_t n,
+                std::span<float> mean);
+
+}  // namespace dpfl::quant

@@ -1,0 +1,86 @@
+// Counter-based random streams addressed by (key, round, entity, purpose, index).
+//
+// DESIGN.md "Randomness and exact decisions": no generator state anywhere. Every 64-bit
+// uniform is a pure function of its address, so CPU and GPU produce bit-identical streams and
+// any output can be replayed. `entity` is a client id for private coins and a pair id for
+// shared bits; `index` is the parameter index.
+//
+//  * ChaCha20 (default, cryptographic): key = the 256-bit stream key, nonce = (round, entity,
+//    purpose), block counter = index / 8; uniform = words (2k, 2k+1) of the block, k = index % 8
+//    (low word first). index < 2^35.
+//  * Philox4x32-10 (fast simulation, Random123): key = key words (0, 1) xor (purpose, 0),
+//    counter = (index/2 low 32, index/2 high 32, round, entity); uniform = words (2k, 2k+1),
+//    k = index % 2 (low word first). index < 2^65.
+#pragma once
+
+#include <Random123/philox.h>
+
+#include <cstdint>
+
+#include "dpfl/hd.hpp"
+#include "dpfl/rng/chacha20.hpp"
+
+namespace dpfl::rng {
+
+enum class Generator : std::uint32_t { kChaCha20 = 0, kPhilox4x32 = 1 };
+
+// What a stream is used for; part of every address so that streams never overlap.
+enum class Purpose : std::uint32_t {
+  kSharedBits = 1,   // Z of a pair (CorBinQ, CoQ-FL), entity = pair id
+  kPrivateCoin = 2,  // a client's own uniforms (LDPQ, tie-break coins), entity = client id
+  kPairing = 3,      // server's pairing / solo selection, entity = 0
+  kDropout = 4,      // dropout decisions, entity = client id
+  kCqPermutation = 5,  // CQ baseline shared permutations, entity = 0
+  kMonitor = 6,      // runtime statistical monitor sampling
+};
+
+struct StreamKey {
+  std::uint32_t words[8];
+};
+
+struct StreamAddress {
+  std::uint32_t round;
+  std::uint32_t entity;
+  Purpose purpose;
+};
+
+inline constexpr std::uint64_t kChaChaMaxIndex = std::uint64_t{1} << 35;
+
+DPFL_HD std::uint64_t Combine(std::uint32_t lo, std::uint32_t hi) {
+  return static_cast<std::uint64_t>(lo) | (static_cast<std::uint64_t>(hi) << 32);
+}
+
+// The 8 uniforms of ChaCha20 block `block` (indices 8·block … 8·block + 7).
+DPFL_HD void ChaChaUniformBlock(const StreamKey& key, const StreamAddress& addr, std::uint32_t block,
+                                std::uint64_t out[8]) {
+  const std::uint32_t nonce[3] = {addr.round, addr.entity, static_cast<std::uint32_t>(addr.purpose)};
+  std::uint32_t words[16];
+  ChaCha20Block(key.words, block, nonce, words);
+  for (int k = 0; k < 8; ++k) out[k] = Combine(words[2 * k], words[2 * k + 1]);
+}
+
+// The 2 uniforms of Philox block `block` (indices 2·block, 2·block + 1).
+DPFL_HD void PhiloxUniformBlock(const StreamKey& key, const StreamAddress& addr, std::uint64_t block,
+                                std::uint64_t out[2]) {
+  r123::Philox4x32 philox;
+  r123::Philox4x32::key_type k = {{key.words[0] ^ static_cast<std::uint32_t>(addr.purpose), key.words[1]}};
+  r123::Philox4x32::ctr_type c = {{static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32),
+                                   addr.round, addr.entity}};
+  const r123::Philox4x32::ctr_type r = philox(c, k);
+  out[0] = Combine(r.v[0], r.v[1]);
+  out[1] = Combine(r.v[2], r.v[3]);
+}
+
+// One uniform by address (slow path for tests and replay; kernels use the block functions).
+DPFL_HD std::uint64_t Uniform64(Generator gen, const StreamKey& key, const StreamAddress& addr, std::uint64_t index) {
+  if (gen == Generator::kChaCha20) {
+    std::uint64_t block[8];
+    ChaChaUniformBlock(key, addr, static_cast<std::uint32_t>(index >> 3), block);
+    return block[index & 7];
+  }
+  std::uint64_t block[2];
+  PhiloxUniformBlock(key, addr, index >> 1, block);
+  return block[index & 1];
+}
+
+}  // namespace dpfl::rng

@@ -1,0 +1,101 @@
+// Production binary quantizers: input contract, determinism, and the one-comparison identity.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "dpfl/error.hpp"
+#include "dpfl/quant/binary_quantizer.hpp"
+
+namespace dpfl::quant {
+namespace {
+
+StreamContext Context(rng::Generator gen) {
+  StreamContext ctx;
+  ctx.generator = gen;
+  for (int i = 0; i < 8; ++i) ctx.key.words[i] = 0x01234567u + 0x11111111u * static_cast<std::uint32_t>(i);
+  ctx.round = 7;
+  return ctx;
+}
+
+TEST(MakeBinaryLevels, ComputesAlphaAndRejectsBadParameters) {
+  const BinaryLevels k = MakeBinaryLevels(std::log(3.0), 0.0, 1.0);
+  EXPECT_NEAR(k.alpha, 2.0, 1e-15);  // E = 3 ⇒ α = 2 (double, not an oracle: a sanity check)
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (double eps : {0.0, -1.0, nan, inf, 1000.0}) EXPECT_THROW(MakeBinaryLevels(eps, 0.0, 1.0), InvalidArgument) << eps;
+  for (double r : {0.0, -1.0, nan, inf}) EXPECT_THROW(MakeBinaryLevels(1.0, 0.0, r), InvalidArgument) << r;
+  for (double c : {nan, inf, -inf}) EXPECT_THROW(MakeBinaryLevels(1.0, c, 1.0), InvalidArgument) << c;
+  EXPECT_THROW(MakeBinaryLevels(1.0, 1e308, 1e308), InvalidArgument);
+}
+
+TEST(EncodeLdpq, RejectsNonFiniteWeightsAndShortOutput) {
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<std::uint64_t> bits(1);
+  for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                    -std::numeric_limits<float>::infinity()}) {
+    std::vector<float> w = {0.1f, bad, 0.2f};
+    try {
+      EncodeLdpq(k, w, Context(rng::Generator::kChaCha20), 0, bits);
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("w[1]"), std::string::npos) << e.what();
+    }
+  }
+  std::vector<float> w(65, 0.0f);
+  EXPECT_THROW(EncodeLdpq(k, w, Context(rng::Generator::kChaCha20), 0, bits), InvalidArgument);
+}
+
+TEST(EncodeCorBinQ, RejectsSharedBitsOutOfRange) {
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<float> w(10, 0.0f);
+  std::vector<std::uint64_t> bits(1);
+  EXPECT_THROW(EncodeCorBinQ(k, w, -1, PairRole::kQ1, Context(rng::Generator::kChaCha20), 0, 0, bits), InvalidArgument);
+  EXPECT_THROW(EncodeCorBinQ(k, w, 63, PairRole::kQ1, Context(rng::Generator::kChaCha20), 0, 0, bits), InvalidArgument);
+  EXPECT_THROW(EncodeCoq(k, w, 3, PairRole::kQ1, 0.3, Context(rng::Generator::kChaCha20), 0, 0, bits), InvalidArgument);
+}
+
+TEST(EncodeCorBinQ, OutputIndependentOfThreadCountAndPaddingIsZero) {
+  const BinaryLevels k = MakeBinaryLevels(0.5, 0.1, 0.7);
+  std::vector<float> w(64 * 300 + 17);
+  for (std::size_t j = 0; j < w.size(); ++j) w[j] = static_cast<float>(std::sin(0.37 * static_cast<double>(j)));
+  for (rng::Generator gen : {rng::Generator::kChaCha20, rng::Generator::kPhilox4x32}) {
+    std::vector<std::uint64_t> one(PackedWords(w.size())), four(PackedWords(w.size()));
+    EncodeCorBinQ(k, w, 5, PairRole::kQ2, Context(gen), 3, 6, one, 1);
+    EncodeCorBinQ(k, w, 5, PairRole::kQ2, Context(gen), 3, 6, four, 4);
+    EXPECT_EQ(one, four);
+    EXPECT_EQ(one.back() >> 17, 0u);
+  }
+}
+
+TEST(Q1RoleBit, OneComparisonImplementsTheCellRule) {
+  // Alg. 2 l.4–10 spelled out on integers vs the single comparison V < T, at d = 3 on a grid of
+  // z (shared top bits) and private bits, for a threshold inside cell t = 5.
+  const BinaryLevels k = MakeBinaryLevels(std::log(3.0), 0.0, 1.0);
+  const double w = 0.3;
+  const std::uint64_t T = PlusThreshold(w, k);
+  const int d = 3;
+  const std::uint64_t t = T >> (64 - d), frac_bits = T & ((std::uint64_t{1} << (64 - d)) - 1);
+  for (std::uint64_t z = 0; z < 8; ++z)
+    for (std::uint64_t p : {std::uint64_t{0}, frac_bits << d, (frac_bits << d) - 8, ~std::uint64_t{0}}) {
+      const std::uint64_t shared = z << 61, priv = p;
+      const std::uint64_t low = priv >> d;
+      const bool expected = z < t || (z == t && low < frac_bits);
+      EXPECT_EQ(Q1RoleBit(w, shared, priv, d, k), expected) << z << " " << p;
+    }
+}
+
+TEST(AccumulateAndDecode, MeanOfConstantMessages) {
+  const BinaryLevels k = MakeBinaryLevels(std::log(3.0), 0.0, 1.0);
+  std::vector<std::uint32_t> counts(70, 0);
+  std::vector<std::uint64_t> all_plus(2, ~std::uint64_t{0});
+  AccumulateBits(all_plus, counts);
+  AccumulateBits(all_plus, counts);
+  std::vector<float> mean(70);
+  DecodeMean(k, counts, 4, mean);  // 2 of 4 messages "+", others "−": mean c = 0
+  for (float v : mean) EXPECT_NEAR(v, 0.0f, 1e-6f);
+  EXPECT_THROW(DecodeMean(k, counts, 0, mean), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace dpfl::quant
