@@ -4,11 +4,10 @@
 // blocks) per stream; words are split into contiguous ranges across threads, so the output is
 // independent of the thread count.
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/cpu_encoders.hpp"
 
 #include <cmath>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "dpfl/error.hpp"
 
@@ -39,38 +38,6 @@ BinaryLevels Levels(double eps, double c, double r, bool alpha_as_printed) {
   return k;
 }
 
-// Runs fn(first_word, last_word) over [0, words) split across threads.
-template <class Fn>
-void ForWordRanges(std::size_t words, int threads, Fn&& fn) {
-  if (threads <= 1 || words < 64) {
-    fn(std::size_t{0}, words);
-    return;
-  }
-  const std::size_t t = static_cast<std::size_t>(threads);
-  std::vector<std::thread> pool;
-  pool.reserve(t);
-  for (std::size_t i = 0; i < t; ++i) {
-    const std::size_t lo = words * i / t, hi = words * (i + 1) / t;
-    pool.emplace_back([&fn, lo, hi] { fn(lo, hi); });
-  }
-  for (std::thread& th : pool) th.join();
-}
-
-// Fills u[0..63] with the uniforms of parameters 64·word … 64·word + 63 of one stream.
-void UniformsForWord(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t word,
-                     std::uint64_t u[64]) {
-  if (ctx.generator == rng::Generator::kChaCha20) {
-    for (int b = 0; b < 8; ++b) rng::ChaChaUniformBlock(ctx.key, addr, static_cast<std::uint32_t>(word * 8 + b), u + 8 * b);
-  } else {
-    for (int b = 0; b < 32; ++b) rng::PhiloxUniformBlock(ctx.key, addr, word * 32 + b, u + 2 * b);
-  }
-}
-
-void CheckIndexRange(const StreamContext& ctx, std::size_t m) {
-  if (ctx.generator == rng::Generator::kChaCha20 && m > rng::kChaChaMaxIndex)
-    throw InvalidArgument("m", "ChaCha20 streams address at most 2^35 parameters");
-}
-
 }  // namespace
 
 BinaryLevels MakeBinaryLevels(double eps, double c, double r) { return Levels(eps, c, r, false); }
@@ -92,48 +59,19 @@ void ValidateSharedBits(int d) {
 
 void EncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx, std::uint32_t client,
                 std::span<std::uint64_t> bits, int threads) {
-  ValidateWeights(w, bits.size());
-  CheckIndexRange(ctx, w.size());
-  const rng::StreamAddress addr{ctx.round, client, rng::Purpose::kPrivateCoin};
-  const std::size_t m = w.size();
-  ForWordRanges(PackedWords(m), threads, [&](std::size_t lo, std::size_t hi) {
-    std::uint64_t u[64];
-    for (std::size_t word = lo; word < hi; ++word) {
-      UniformsForWord(ctx, addr, word, u);
-      const std::size_t base = word * 64, n = m - base < 64 ? m - base : 64;
-      std::uint64_t out = 0;
-      for (std::size_t k = 0; k < n; ++k) out |= std::uint64_t{LdpqBit(w[base + k], u[k], levels)} << k;
-      bits[word] = out;
-    }
-  });
+  detail::EncodeLdpqT<NoFaults>(levels, w, ctx, client, bits, threads);
 }
 
 void EncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
                    const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
                    std::span<std::uint64_t> bits, int threads) {
-  ValidateWeights(w, bits.size());
-  ValidateSharedBits(d);
-  CheckIndexRange(ctx, w.size());
-  const rng::StreamAddress shared_addr{ctx.round, pair, rng::Purpose::kSharedBits};
-  const rng::StreamAddress private_addr{ctx.round, client, rng::Purpose::kPrivateCoin};
-  const std::size_t m = w.size();
-  ForWordRanges(PackedWords(m), threads, [&](std::size_t lo, std::size_t hi) {
-    std::uint64_t shared[64], priv[64];
-    for (std::size_t word = lo; word < hi; ++word) {
-      UniformsForWord(ctx, shared_addr, word, shared);
-      UniformsForWord(ctx, private_addr, word, priv);
-      const std::size_t base = word * 64, n = m - base < 64 ? m - base : 64;
-      std::uint64_t out = 0;
-      if (role == PairRole::kQ1) {
-        for (std::size_t k = 0; k < n; ++k)
-          out |= std::uint64_t{Q1RoleBit(w[base + k], shared[k], priv[k], d, levels)} << k;
-      } else {
-        for (std::size_t k = 0; k < n; ++k)
-          out |= std::uint64_t{Q2RoleBit(w[base + k], shared[k], priv[k], d, levels)} << k;
-      }
-      bits[word] = out;
-    }
-  });
+  detail::EncodeCorBinQT<NoFaults>(levels, w, d, role, ctx, pair, client, bits, threads);
+}
+
+void EncodeCorBinQPair(const BinaryLevels& levels, std::span<const float> w1, std::span<const float> w2, int d,
+                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client1, std::uint32_t client2,
+                       std::span<std::uint64_t> bits1, std::span<std::uint64_t> bits2, int threads) {
+  detail::EncodeCorBinQPairT<NoFaults>(levels, w1, w2, d, ctx, pair, client1, client2, bits1, bits2, threads);
 }
 
 void EncodeCoq(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role, double p_x,

@@ -50,6 +50,12 @@ void EncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, 
                    const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
                    std::span<std::uint64_t> bits, int threads = 1);
 
+// Both clients of one pair at once (simulation): client1 takes the Q1 role, client2 the Q2
+// role; identical to two EncodeCorBinQ calls.
+void EncodeCorBinQPair(const BinaryLevels& levels, std::span<const float> w1, std::span<const float> w2, int d,
+                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client1, std::uint32_t client2,
+                       std::span<std::uint64_t> bits1, std::span<std::uint64_t> bits2, int threads = 1);
+
 // CoQ-FL (seed-001 §3.6, corrected ProbabilityList) for p_x = 1/2; other p_x throw
 // InvalidArgument (the production path supports the default codebook only).
 void EncodeCoq(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role, double p_x,

@@ -1,0 +1,163 @@
+// CPU encoding loops of the binary quantizers, templated on the fault policy (binary_element.hpp).
+// Production instantiates NoFaults (src/cpu/binary_quantizer.cpp); tests/mutants instantiate
+// planted faults, so the mutant catalog exercises these loops, stream addressing included.
+//
+// Work layout: one packed word = 64 parameters = 8 ChaCha20 blocks (or 32 Philox blocks) per
+// stream; words are split into contiguous ranges across threads, so the output is independent
+// of the thread count.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "dpfl/error.hpp"
+#include "dpfl/quant/binary_quantizer.hpp"
+
+namespace dpfl::quant::detail {
+
+// Runs fn(first_word, last_word) over [0, words) split across threads.
+template <class Fn>
+void ForWordRanges(std::size_t words, int threads, Fn&& fn) {
+  if (threads <= 1 || words < 64) {
+    fn(std::size_t{0}, words);
+    return;
+  }
+  const std::size_t t = static_cast<std::size_t>(threads);
+  std::vector<std::thread> pool;
+  pool.reserve(t);
+  for (std::size_t i = 0; i < t; ++i) {
+    const std::size_t lo = words * i / t, hi = words * (i + 1) / t;
+    pool.emplace_back([&fn, lo, hi] { fn(lo, hi); });
+  }
+  for (std::thread& th : pool) th.join();
+}
+
+// u[0..63] = uniforms of parameters 64·word … 64·word + 63 of one stream.
+inline void UniformsForWord(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t word,
+                            std::uint64_t u[64]) {
+  if (ctx.generator == rng::Generator::kChaCha20) {
+    for (int b = 0; b < 8; ++b)
+      rng::ChaChaUniformBlock(ctx.key, addr, static_cast<std::uint32_t>(word * 8 + static_cast<std::size_t>(b)), u + 8 * b);
+  } else {
+    for (int b = 0; b < 32; ++b) rng::PhiloxUniformBlock(ctx.key, addr, word * 32 + static_cast<std::size_t>(b), u + 2 * b);
+  }
+}
+
+// Shared uniforms for one word; the kReuseSharedBits mutant reads parameter 0's for all.
+template <class Faults>
+void SharedUniformsForWord(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t word,
+                           std::uint64_t u[64]) {
+  if (Faults::kReuseSharedBits) {
+    const std::uint64_t first = rng::Uniform64(ctx.generator, ctx.key, addr, 0);
+    for (int k = 0; k < 64; ++k) u[k] = first;
+    return;
+  }
+  UniformsForWord(ctx, addr, word, u);
+}
+
+inline void CheckIndexRange(const StreamContext& ctx, std::size_t m) {
+  if (ctx.generator == rng::Generator::kChaCha20 && m > rng::kChaChaMaxIndex)
+    throw InvalidArgument("m", "ChaCha20 streams address at most 2^35 parameters");
+}
+
+inline std::size_t BitsInWord(std::size_t m, std::size_t word) {
+  const std::size_t base = word * 64;
+  return m - base < 64 ? m - base : 64;
+}
+
+template <class Faults>
+void EncodeLdpqT(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
+                 std::uint32_t client, std::span<std::uint64_t> bits, int threads) {
+  ValidateWeights(w, bits.size());
+  CheckIndexRange(ctx, w.size());
+  const rng::StreamAddress addr{ctx.round, client, rng::Purpose::kPrivateCoin};
+  ForWordRanges(PackedWords(w.size()), threads, [&](std::size_t lo, std::size_t hi) {
+    std::uint64_t u[64];
+    for (std::size_t word = lo; word < hi; ++word) {
+      UniformsForWord(ctx, addr, word, u);
+      const float* x = w.data() + word * 64;
+      std::uint64_t out = 0;
+      for (std::size_t k = 0, n = BitsInWord(w.size(), word); k < n; ++k)
+        out |= std::uint64_t{LdpqBit<Faults>(x[k], u[k], levels)} << k;
+      bits[word] = out;
+    }
+  });
+}
+
+template <class Faults>
+void EncodeCorBinQT(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
+                    const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
+                    std::span<std::uint64_t> bits, int threads) {
+  ValidateWeights(w, bits.size());
+  ValidateSharedBits(d);
+  CheckIndexRange(ctx, w.size());
+  const rng::StreamAddress shared_addr{ctx.round, pair, rng::Purpose::kSharedBits};
+  const rng::StreamAddress private_addr{ctx.round, client, rng::Purpose::kPrivateCoin};
+  ForWordRanges(PackedWords(w.size()), threads, [&](std::size_t lo, std::size_t hi) {
+    std::uint64_t shared[64], priv[64];
+    for (std::size_t word = lo; word < hi; ++word) {
+      SharedUniformsForWord<Faults>(ctx, shared_addr, word, shared);
+      UniformsForWord(ctx, private_addr, word, priv);
+      const float* x = w.data() + word * 64;
+      const std::size_t n = BitsInWord(w.size(), word);
+      std::uint64_t out = 0;
+      if (role == PairRole::kQ1) {
+        for (std::size_t k = 0; k < n; ++k) out |= std::uint64_t{Q1RoleBit<Faults>(x[k], shared[k], priv[k], d, levels)} << k;
+      } else {
+        for (std::size_t k = 0; k < n; ++k) out |= std::uint64_t{Q2RoleBit<Faults>(x[k], shared[k], priv[k], d, levels)} << k;
+      }
+      bits[word] = out;
+    }
+  });
+}
+
+// Q2 role with Alg. 2 line 14 as printed (seed-000 E3): "−" if z < t2, else "+" if z > t1,
+// else the private coin. It needs the partner's threshold T1 — which a real client never has —
+// so it exists only for the pair-level encoder under the kLine14AsPrinted fault.
+template <class Faults>
+bool Q2RoleBitLine14AsPrinted(double w2, double w1, std::uint64_t shared, std::uint64_t priv, int d,
+                              const BinaryLevels& k) {
+  const std::uint64_t t_minus = MinusThreshold<Faults>(ClipWeight<Faults>(w2, k), k);
+  const std::uint64_t t_plus_partner = PlusThreshold<Faults>(ClipWeight<Faults>(w1, k), k);
+  const std::uint64_t v = MergeSharedPrivate<Faults>(shared, priv, d);
+  if (d == 0) return !(v < t_minus);  // no shared bits: every comparison is a tie
+  const int low_bits = 64 - d;
+  const std::uint64_t z = v >> low_bits, t2 = t_minus >> low_bits, t1 = t_plus_partner >> low_bits;
+  if (z < t2) return false;
+  if (z > t1) return true;
+  const std::uint64_t low_mask = (std::uint64_t{1} << low_bits) - 1;
+  return !((v & low_mask) < (t_minus & low_mask));  // line 17: "−" w.p. f2
+}
+
+// Both clients of one pair (simulation; each side uses only its own weights unless the
+// kLine14AsPrinted fault is planted).
+template <class Faults>
+void EncodeCorBinQPairT(const BinaryLevels& levels, std::span<const float> w1, std::span<const float> w2, int d,
+                        const StreamContext& ctx, std::uint32_t pair, std::uint32_t client1, std::uint32_t client2,
+                        std::span<std::uint64_t> bits1, std::span<std::uint64_t> bits2, int threads) {
+  if (w1.size() != w2.size()) throw InvalidArgument("w2", "both clients of a pair must send the same number of parameters");
+  EncodeCorBinQT<Faults>(levels, w1, d, PairRole::kQ1, ctx, pair, client1, bits1, threads);
+  if (!Faults::kLine14AsPrinted) {
+    EncodeCorBinQT<Faults>(levels, w2, d, PairRole::kQ2, ctx, pair, client2, bits2, threads);
+    return;
+  }
+  ValidateWeights(w2, bits2.size());
+  const rng::StreamAddress shared_addr{ctx.round, pair, rng::Purpose::kSharedBits};
+  const rng::StreamAddress private_addr{ctx.round, client2, rng::Purpose::kPrivateCoin};
+  for (std::size_t word = 0; word < PackedWords(w2.size()); ++word) {
+    std::uint64_t shared[64], priv[64];
+    SharedUniformsForWord<Faults>(ctx, shared_addr, word, shared);
+    UniformsForWord(ctx, private_addr, word, priv);
+    std::uint64_t out = 0;
+    for (std::size_t k = 0, n = BitsInWord(w2.size(), word); k < n; ++k)
+      out |= std::uint64_t{Q2RoleBitLine14AsPrinted<Faults>(w2[word * 64 + k], w1[word * 64 + k], shared[k], priv[k], d,
+                                                             levels)}
+             << k;
+    bits2[word] = out;
+  }
+}
+
+}  // namespace dpfl::quant::detail
