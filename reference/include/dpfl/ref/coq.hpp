@@ -23,6 +23,7 @@
 // ε = ln((α+1)/(α−1)) etc.), maintained separately from this header.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -638,7 +639,7 @@ inline Int BooleanProgramBruteForce(int d, int nA, int nB) {
 template <class Real>
 struct JointViewPrivacyLoss {
   bool infinite = false;  // some π_uv vanishes for one w_A of the grid and not for another
-  Real ratio;             // otherwise sup_{uv, w_A, w_A'} π_uv(w_A)/π_uv(w_A') over the grid
+  Real ratio;             // when !infinite: sup_{uv, w_A, w_A'} π_uv(w_A)/π_uv(w_A') over the grid
 };
 
 // w_B fixed, w_A over a finite grid. Cells that vanish for every grid point are skipped
