@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli_common.hpp"
+#include "dpfl/ref/corbin_fl.hpp"
 #include "dpfl/ref/corbinq.hpp"
 
 namespace dpfl::cli {
@@ -50,19 +51,24 @@ std::string Report() {
      << ", E[Q2] = " << ref::ToExactString(corrected.mean2) << " = w2\n\n";
 
   // E12: Theorem 1 over all alphabets fails for d >= 7 at E = 3, w = w' = 1/2.
+  const Rational half(Int(1), Int(2));
+  const ref::E12Construction e12 = ref::BuildE12(Rational(3), Rational(0), Rational(1), half, half);
   os << "Erratum E12 (Thm 1 with a free output alphabet), E = 3, c = 0, r = 1, w1 = w2 = 1/2:\n"
-        "  the alphabet {-2, 3} with a countermonotone coupling has pair MSE 0, CorBinQ has m_d:\n";
+     << "  alphabet {" << ref::ToExactString(e12.gamma1) << ", " << ref::ToExactString(e12.gamma2)
+     << "}: C4 " << (e12.c4_holds ? "holds" : "fails") << ", C5 max ratio " << ref::ToExactString(e12.c5_max_ratio)
+     << " <= E; its countermonotone pair has MSE:\n";
   for (int d : {5, 6, 7, 8}) {
-    const auto res = ref::EvaluateCorBinQ(Rational(3), Rational(0), Rational(1), Rational(Int(1), Int(2)),
-                                          Rational(Int(1), Int(2)), d, Line14::kCorrected);
-    // Theorem 1 (4) with the E12 minimum 0: 0 + r²α²/2^(d−6).
-    const Rational printed_rhs = ref::Thm1BoundAsPrinted(Rational(0), res.alpha, Rational(1), d);
-    os << "  d = " << d << ": m_d = " << ref::ToExactString(res.mse) << ", printed RHS 0 + r^2 alpha^2/2^(d-6) = "
-       << ref::ToExactString(printed_rhs) << (res.mse > printed_rhs ? "  -> Thm 1 as printed FAILS" : "  (holds)")
-       << "\n";
+    const auto res = ref::EvaluateCorBinQ(Rational(3), Rational(0), Rational(1), half, half, d, Line14::kCorrected);
+    const Rational construction = ref::E12PairMse(e12, half, half, d);
+    // Theorem 1 (4) with min over Q at most the construction's MSE.
+    const Rational printed_rhs = ref::Thm1BoundAsPrinted(construction, res.alpha, Rational(1), d);
+    os << "  d = " << d << ": construction " << ref::ToExactString(construction) << ", CorBinQ m_d = "
+       << ref::ToExactString(res.mse) << ", printed RHS " << ref::ToExactString(printed_rhs)
+       << (res.mse > printed_rhs ? "  -> Thm 1 as printed FAILS" : "  (holds)") << "\n";
   }
   os << "\nAll values above are reproducible: dpfl-ref corbinq --E 3 --c 0 --r 1 --d 2 --w1 -4/5 --w2 -2/5 "
-        "--variant as-printed\n";
+        "--variant as-printed\n"
+        "                                   dpfl-ref e12 --E 3 --c 0 --r 1 --w1 1/2 --w2 1/2\n";
   return os.str();
 }
 

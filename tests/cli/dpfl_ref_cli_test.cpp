@@ -12,6 +12,7 @@
 
 #include <boost/multiprecision/gmp.hpp>
 
+#include "dpfl/ref/numbers.hpp"
 #include "testing/subprocess.hpp"
 
 namespace {
@@ -210,6 +211,79 @@ TEST(DpflRefCli, HelpExitsZero) {
   EXPECT_EQ(sub.exit_code, 0);
   EXPECT_NE(sub.out.find("--variant"), std::string::npos);
 }
+
+// The other subcommands through the binary, against spec vectors (spec 001 Appendix A row 1;
+// spec 000 §7.1 Thm 2/3 and E12 checks).
+TEST(DpflRefCli, CoqAppendixARow1) {
+  const RunResult r = RunDpflRef({"coq", "--E", "3", "--c", "0", "--r", "1", "--wA", "1/2", "--wB", "-1/4", "--d", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["joint"]["++"], "3/32");
+  EXPECT_EQ(j["joint"]["+-"], "17/32");
+  EXPECT_EQ(j["joint"]["-+"], "11/32");
+  EXPECT_EQ(j["joint"]["--"], "1/32");
+  EXPECT_EQ(j["cov"], "-23/8");
+  EXPECT_EQ(j["var_sum"], "31/16");
+  EXPECT_EQ(j["ideal"]["var_sum"], "15/16");
+  EXPECT_EQ(j["var_sum_independent"], "123/16");
+  // E1: the as-printed ProbabilityList shifts Alice's marginal by −2^−d.
+  const RunResult printed = RunDpflRef(
+      {"coq", "--E", "3", "--c", "0", "--r", "1", "--wA", "1/2", "--wB", "-1/4", "--d", "2", "--list", "as-printed"});
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_EQ(json::parse(printed.out)["marginal_A_plus"], "3/8");
+}
+
+TEST(DpflRefCli, Thm2AndE12SpecValues) {
+  const RunResult t2 = RunDpflRef({"thm2", "--E", "3", "--r", "1", "--n", "10"});
+  ASSERT_EQ(t2.exit_code, 0) << t2.err;
+  const json j = json::parse(t2.out);
+  EXPECT_EQ(j["bound_as_printed"], "7/20");
+  EXPECT_EQ(j["bound_corrected_proof"], "3/10");
+  EXPECT_EQ(j["bound_tight"], "1/5");
+  const RunResult e12 = RunDpflRef({"e12", "--E", "3", "--c", "0", "--r", "1", "--w1", "1/2", "--w2", "1/2"});
+  ASSERT_EQ(e12.exit_code, 0) << e12.err;
+  const json k = json::parse(e12.out);
+  EXPECT_EQ(k["gamma1"], "-2");
+  EXPECT_EQ(k["gamma2"], "3");
+  EXPECT_EQ(k["first_failing_d"], 7);
+}
+
+TEST(DpflRefCli, Thm3EpsUSpecDigits) {
+  const RunResult r = RunDpflRef(
+      {"thm3", "--eps", "1", "--n", "100000", "--gamma", "0.2", "--m", "1000", "--delta", "1e-6", "--r", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  // spec 000 §7.1: printed 4.9109454149485, re-derived 3.08524217661346.
+  auto rounded = [](const json& v, int digits) {
+    return dpfl::ref::ToDecimalString(dpfl::ref::ParseRational(v.get<std::string>(), "json"), digits);
+  };
+  EXPECT_EQ(rounded(j["eps_u_as_printed"], 14), "4.9109454149485");
+  EXPECT_EQ(rounded(j["eps_u_corrected"], 15), "3.08524217661346");
+  EXPECT_NE(j["adjacency"].get<std::string>().find("replace-one"), std::string::npos);
+}
+
+TEST(DpflRefCli, AggregateIsUnbiasedAndExact) {
+  const RunResult r = RunDpflRef({"aggregate", "--E", "3", "--c", "0", "--r", "1", "--d", "3", "--weights",
+                                  "0.5,-0.25,0.1,1,-1", "--pairs", "0-1,2-3", "--solo", "4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["bias"], "0");
+  EXPECT_EQ(j["mse"], j["mse_closed_form"]);
+}
+
+const BadInput kOtherBadInputs[] = {
+    {"coq_px_one", {"coq", "--E", "3", "--c", "0", "--r", "1", "--wA", "0", "--wB", "0", "--d", "2", "--px", "1"}, "--px"},
+    {"coq_wB_outside", {"coq", "--E", "3", "--c", "0", "--r", "1", "--wA", "0", "--wB", "2", "--d", "2"}, "--wB"},
+    {"thm3_delta_one", {"thm3", "--eps", "1", "--n", "1000", "--gamma", "0.2", "--m", "10", "--delta", "1", "--r", "1"}, "--delta"},
+    {"thm3_gamma_zero", {"thm3", "--eps", "1", "--n", "1000", "--gamma", "0", "--m", "10", "--delta", "1e-6", "--r", "1"}, "--gamma"},
+    {"thm4_p_zero", {"thm4", "--eps", "1", "--p", "0", "--n", "1000", "--delta", "1e-5", "--delta1", "1e-6", "--r", "1", "--m", "10"}, "--p"},
+    {"thm4_delta1_above_delta", {"thm4", "--eps", "1", "--p", "0.1", "--n", "1000", "--delta", "1e-5", "--delta1", "1e-4", "--r", "1", "--m", "10"}, "--delta1"},
+    {"thm2_n_odd", {"thm2", "--E", "3", "--r", "1", "--n", "11"}, "--n"},
+    {"aggregate_client_twice", {"aggregate", "--E", "3", "--c", "0", "--r", "1", "--d", "3", "--weights", "0,0", "--pairs", "0-1", "--solo", "1"}, "--"},
+    {"aggregate_malformed_pairs", {"aggregate", "--E", "3", "--c", "0", "--r", "1", "--d", "3", "--weights", "0,0", "--pairs", "0+1"}, "--pairs"},
+};
+INSTANTIATE_TEST_SUITE_P(Other, DpflRefBadInput, ::testing::ValuesIn(kOtherBadInputs),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 // Random rational instances, both variants: every joint cell and the MSE printed by the CLI
 // equal the independent brute-force model exactly.
