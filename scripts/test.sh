@@ -3,6 +3,9 @@
 # in two configurations — the default (RelWithDebInfo, -Werror) and ASan+UBSan — and exits
 # non-zero on any failure. Set DPFL_SKIP_DEPS=1 to skip the apt step, DPFL_SKIP_ASAN=1 to skip
 # the sanitizer configuration, DPFL_JOBS=N to change build parallelism.
+# A third configuration builds only the libFuzzer targets with clang (build-fuzz) and runs
+# `ctest -L fuzz` (corpus replay + a short smoke run each, fuzz/README.md); DPFL_SKIP_FUZZ=1
+# skips it, and it is skipped with a message when clang++ is not installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +22,21 @@ run_config() {  # preset
   ctest --preset "$preset" -j "$JOBS" --timeout 900
 }
 
+run_fuzz() {  # clang + libFuzzer, fuzz targets only
+  if ! command -v clang++ >/dev/null 2>&1; then
+    echo "== fuzz: skipped (clang++ not installed)"
+    return
+  fi
+  echo "== configure (fuzz, clang)"
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDPFL_CUDA=OFF >/dev/null
+  echo "== build (fuzz)"
+  cmake --build build-fuzz -j "$JOBS" --target fuzz_quantizer_inputs fuzz_quantizer_bias
+  echo "== test (fuzz)"
+  ctest --test-dir build-fuzz -L fuzz --output-on-failure --timeout 900
+}
+
 start=$(date +%s)
 run_config default
 [ "${DPFL_SKIP_ASAN:-0}" = 1 ] || run_config asan
+[ "${DPFL_SKIP_FUZZ:-0}" = 1 ] || run_fuzz
 echo "== all tests passed in $(( $(date +%s) - start )) s"

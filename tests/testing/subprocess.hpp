@@ -3,8 +3,10 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -26,8 +28,12 @@ inline std::string ShellQuote(const std::string& s) {
 
 inline RunResult RunProgram(const std::string& program, const std::vector<std::string>& args,
                             const std::string& scratch_dir) {
-  static int counter = 0;
-  const std::string err_path = scratch_dir + "dpfl_subprocess_err_" + std::to_string(counter++);
+  // A unique file per call (ctest runs test processes in parallel).
+  std::string err_template = scratch_dir + "dpfl_subprocess_err_XXXXXX";
+  const int fd = mkstemp(err_template.data());
+  if (fd < 0) return {-1, "", "mkstemp failed"};
+  close(fd);
+  const std::string err_path = err_template;
   std::string cmd = ShellQuote(program);
   for (const std::string& a : args) cmd += " " + ShellQuote(a);
   cmd += " 2>" + ShellQuote(err_path) + " </dev/null";

@@ -5,8 +5,10 @@
 // independent of the thread count.
 #include "dpfl/quant/binary_quantizer.hpp"
 #include "dpfl/quant/cpu_encoders.hpp"
+#include "dpfl/quant/fast_encoders.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "dpfl/error.hpp"
@@ -47,6 +49,14 @@ void ValidateWeights(std::span<const float> w, std::size_t packed_words) {
   if (packed_words < PackedWords(w.size()))
     throw InvalidArgument("bits", "output holds " + std::to_string(packed_words) + " words, need " +
                                       std::to_string(PackedWords(w.size())));
+  // Branch-free scan (vectorizes): a float is NaN or ±Inf iff its exponent bits are all ones.
+  std::uint32_t any_bad = 0;
+  for (std::size_t j = 0; j < w.size(); ++j) {
+    std::uint32_t u;
+    std::memcpy(&u, &w[j], sizeof(u));
+    any_bad |= static_cast<std::uint32_t>((u & 0x7f800000u) == 0x7f800000u);
+  }
+  if (any_bad == 0) return;
   for (std::size_t j = 0; j < w.size(); ++j)
     if (!std::isfinite(w[j]))
       throw InvalidArgument("w", "weight w[" + std::to_string(j) + "] is " + std::to_string(w[j]) +
@@ -57,21 +67,32 @@ void ValidateSharedBits(int d) {
   if (d < 0 || d > 62) throw InvalidArgument("d", "shared bits per parameter must be in [0, 62], got " + std::to_string(d));
 }
 
+// The public encoders run the SIMD fast path (bit-identical to the scalar loops; see
+// fast_encoders.cpp and tests/unit/fast_encoder_test.cpp) on the widest instruction set.
+namespace {
+fast::Isa Isa() {
+  static const fast::Isa isa = fast::BestIsa();
+  return isa;
+}
+}  // namespace
+
 void EncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx, std::uint32_t client,
                 std::span<std::uint64_t> bits, int threads) {
-  detail::EncodeLdpqT<NoFaults>(levels, w, ctx, client, bits, threads);
+  fast::EncodeLdpqFast(levels, w, ctx, client, bits, threads, Isa());
 }
 
 void EncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
                    const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
                    std::span<std::uint64_t> bits, int threads) {
-  detail::EncodeCorBinQT<NoFaults>(levels, w, d, role, ctx, pair, client, bits, threads);
+  fast::EncodeCorBinQFast(levels, w, d, role, ctx, pair, client, bits, threads, Isa());
 }
 
 void EncodeCorBinQPair(const BinaryLevels& levels, std::span<const float> w1, std::span<const float> w2, int d,
                        const StreamContext& ctx, std::uint32_t pair, std::uint32_t client1, std::uint32_t client2,
                        std::span<std::uint64_t> bits1, std::span<std::uint64_t> bits2, int threads) {
-  detail::EncodeCorBinQPairT<NoFaults>(levels, w1, w2, d, ctx, pair, client1, client2, bits1, bits2, threads);
+  if (w1.size() != w2.size()) throw InvalidArgument("w2", "both clients of a pair must send the same number of parameters");
+  EncodeCorBinQ(levels, w1, d, PairRole::kQ1, ctx, pair, client1, bits1, threads);
+  EncodeCorBinQ(levels, w2, d, PairRole::kQ2, ctx, pair, client2, bits2, threads);
 }
 
 void EncodeCoq(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role, double p_x,

@@ -32,7 +32,7 @@ struct NoFaults {
   static constexpr int kQ1CellOffset = 0;              // threshold moved by whole cells (2^(64−d) units)
   static constexpr bool kProbListOffByOne = false;     // seed-001 E1: Alice's marginal P − 2^−d
   static constexpr bool kDropTieCoin = false;          // private bits of V forced to 0
-  static constexpr bool kBoundaryLessEqual = false;    // "+" iff V ≤ T (wrong at exact cell boundaries)
+  static constexpr bool kRoundCellToNearest = false;   // cell index round(2^d q) instead of ⌊2^d q⌋
   static constexpr bool kBothRolesQ1 = false;          // partner roles not reversed
   static constexpr bool kReuseSharedBits = false;      // parameter 0's shared bits used for every parameter
   static constexpr bool kLine14AsPrinted = false;      // seed-000 E3 (needs the partner's threshold)
@@ -88,9 +88,26 @@ DPFL_HD std::uint64_t MergeSharedPrivate(std::uint64_t shared, std::uint64_t pri
   return (shared & high_mask) | (priv >> d);
 }
 
+// "+" iff V < T. (A "V ≤ T" fault changes the law only with probability 2^−64 per draw, so no
+// statistical test can see it; it is not part of the mutant catalog: docs/mutants.md.)
 template <class Faults = NoFaults>
 DPFL_HD bool Below(std::uint64_t v, std::uint64_t t) {
-  return Faults::kBoundaryLessEqual ? v <= t : v < t;
+  return v < t;
+}
+
+// kRoundCellToNearest mutant only (the classic float bug t = round(2^d q) instead of ⌊2^d q⌋):
+// with T = t·2^(64−d) + ⌊f·2^(64−d)⌋, f ≥ 1/2 moves the cell to t + 1 and leaves the tie
+// probability 2^d q − (t + 1) < 0, i.e. the threshold becomes (t + 1)·2^(64−d) (saturated);
+// f < 1/2 keeps T. The identity when the fault is off.
+template <class Faults = NoFaults>
+DPFL_HD std::uint64_t RoundCellFault(std::uint64_t t, int d) {
+  if (!Faults::kRoundCellToNearest) return t;
+  if (d == 0) return t < (std::uint64_t{1} << 63) ? t : ~std::uint64_t{0};
+  const std::uint64_t cell = std::uint64_t{1} << (64 - d);
+  const std::uint64_t frac = t & (cell - 1);
+  if (frac < (cell >> 1)) return t;
+  const std::uint64_t start = t - frac;
+  return start > ~std::uint64_t{0} - cell ? ~std::uint64_t{0} : start + cell;
 }
 
 // Moves a threshold by `cells` whole cells of 2^(64−d), saturating at 0 and 2^64 − 1.
@@ -110,7 +127,7 @@ DPFL_HD bool LdpqBit(double w, std::uint64_t priv, const BinaryLevels& k) {
 // CorBinQ Q1 role / CoQ-FL Alice: bit 1 = "+".
 template <class Faults = NoFaults>
 DPFL_HD bool Q1RoleBit(double w, std::uint64_t shared, std::uint64_t priv, int d, const BinaryLevels& k) {
-  std::uint64_t t = PlusThreshold<Faults>(ClipWeight<Faults>(w, k), k);
+  std::uint64_t t = RoundCellFault<Faults>(PlusThreshold<Faults>(ClipWeight<Faults>(w, k), k), d);
   t = ShiftThresholdByCells(t, Faults::kQ1CellOffset - (Faults::kProbListOffByOne ? 1 : 0), d);
   return Below<Faults>(MergeSharedPrivate<Faults>(shared, priv, d), t);
 }
@@ -119,7 +136,7 @@ DPFL_HD bool Q1RoleBit(double w, std::uint64_t shared, std::uint64_t priv, int d
 template <class Faults = NoFaults>
 DPFL_HD bool Q2RoleBit(double w, std::uint64_t shared, std::uint64_t priv, int d, const BinaryLevels& k) {
   if (Faults::kBothRolesQ1) return Q1RoleBit<Faults>(w, shared, priv, d, k);
-  const std::uint64_t t = MinusThreshold<Faults>(ClipWeight<Faults>(w, k), k);
+  const std::uint64_t t = RoundCellFault<Faults>(MinusThreshold<Faults>(ClipWeight<Faults>(w, k), k), d);
   return !Below<Faults>(MergeSharedPrivate<Faults>(shared, priv, d), t);
 }
 

@@ -1,0 +1,76 @@
+// dpfl — the production engine from the command line. JSON on stdout; exit codes:
+//   0 success, 2 bad input (one line on stderr naming the flag, nothing on stdout),
+//   1 internal error (e.g. a failing CUDA call).
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "dpfl/error.hpp"
+#include "sample_command.hpp"
+
+namespace {
+
+// CLI11 messages may span lines; the contract is one line on stderr.
+std::string OneLine(std::string text) {
+  for (char& ch : text)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using dpfl::cli::Command;
+  CLI::App app{
+      "dpfl: production engine of verified differentially private quantized federated learning.\n"
+      "Numbers are decimals (no NaN/Inf, hex or fractions); output is JSON."};
+  app.require_subcommand(1);
+  std::vector<Command> commands;
+  dpfl::cli::RegisterSampleCommand(app, commands);
+  // Name an unknown (sub)command: CLI11 would only say that one is required.
+  auto known = [&](const std::string& name, bool top_level) {
+    for (const Command& command : commands) {
+      const CLI::App* parent = command.app->get_parent();
+      const bool nested = parent != nullptr && parent != &app;
+      if (top_level ? (nested ? parent->get_name() == name : command.app->get_name() == name)
+                    : command.app->get_name() == name)
+        return true;
+    }
+    return false;
+  };
+  for (int depth = 1; depth <= 2 && depth < argc && argv[depth][0] != '-'; ++depth) {
+    if (!known(argv[depth], depth == 1)) {
+      std::cerr << "dpfl: error: unknown " << (depth == 1 ? "command" : "mechanism") << " '" << argv[depth]
+                << "' (see --help)\n";
+      return 2;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "dpfl: error: " << OneLine(e.what()) << " (see --help)\n";
+    return 2;
+  }
+  try {
+    for (const Command& command : commands) {
+      if (!command.app->parsed()) continue;
+      const nlohmann::json result = command.run();
+      std::cout << result.dump(2) << "\n";
+      return 0;
+    }
+  } catch (const dpfl::InvalidArgument& e) {
+    std::cerr << "dpfl: error: " << OneLine(e.what()) << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "dpfl: internal error: " << OneLine(e.what()) << "\n";
+    return 1;
+  }
+  std::cerr << "dpfl: error: no subcommand (see --help)\n";
+  return 2;
+}

@@ -1,0 +1,324 @@
+// dpfl sample — n draws of a production binary quantizer, as outcome counts (see
+// sample_command.hpp and docs: `dpfl sample --help`).
+//
+//   dpfl sample ldpq    --eps X --c C --r R --w W                --n N --seed S [options]
+//   dpfl sample corbinq --eps X --c C --r R --w1 W1 --w2 W2 --d D --n N --seed S [options]
+//   dpfl sample coq     (as corbinq) [--px 0.5]
+//   options: --generator chacha20|philox, --backend cpu|cuda|auto, --threads T
+//
+// Draw j of the run is parameter j of a message whose weights are all w (w1, w2): the
+// production encoders give every parameter index its own uniforms, so the n draws are
+// independent. Stream policy (printed under "stream"):
+//  * key: words (2i, 2i+1) = (low, high) 32 bits of the i-th output (i = 0..3) of splitmix64
+//    started at state = seed. A 64-bit seed gives a reproducible simulation key, not a secret
+//    one (certified runs agree their keys by X25519; DESIGN.md).
+//  * draws are taken in chunks of 2^20: chunk k uses round k and parameter indices 0..2^20−1;
+//  * LDPQ: private coins of client 0. CorBinQ / CoQ-FL: pair 0; Q1 (Alice) = client 0,
+//    Q2 (Bob) = client 1.
+// Numbers: decimals read with std::strtod after checking the whole text (digits, sign, '.',
+// exponent only: no NaN/Inf words, hex or spaces); weights are then rounded to float, as the
+// encoders take float weights, and clipped to [c − r, c + r] by the encoders.
+#include "sample_command.hpp"
+
+#include <bit>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dpfl/error.hpp"
+#include "dpfl/quant/binary_element.hpp"
+#include "dpfl/quant/binary_quantizer.hpp"
+#if defined(DPFL_HAVE_CUDA)
+#include "dpfl/quant/cuda_quantizer.hpp"
+#endif
+
+namespace dpfl::cli {
+namespace {
+
+using nlohmann::json;
+using quant::BinaryLevels;
+using quant::PairRole;
+using quant::StreamContext;
+
+constexpr std::uint64_t kChunk = std::uint64_t{1} << 20;  // draws per encoder call (= per round)
+constexpr std::uint64_t kMaxDraws = std::uint64_t{1} << 48;
+constexpr int kMaxThreads = 1024;
+
+enum class Mechanism { kLdpq, kCorBinQ, kCoq };
+
+struct SampleArgs {
+  Mechanism mechanism;
+  std::string eps, c, r, w, w1, w2, d, n, seed;
+  std::string px = "0.5";
+  std::string generator = "chacha20", backend = "cpu", threads = "1";
+};
+
+// A finite decimal; see the file comment. Throws InvalidArgument naming `flag`.
+double ParseDecimal(const std::string& text, const std::string& flag) {
+  if (text.empty()) throw InvalidArgument(flag, "empty value, expected a finite decimal number");
+  for (char ch : text)
+    if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '+' || ch == '-' || ch == '.' || ch == 'e' ||
+          ch == 'E'))
+      throw InvalidArgument(flag, "'" + text + "' is not a decimal number (digits, sign, '.' and an exponent only)");
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || end == text.c_str())
+    throw InvalidArgument(flag, "'" + text + "' is not a decimal number");
+  if (!std::isfinite(value))  // overflow (ERANGE with ±HUGE_VAL); underflow rounds to 0 or a subnormal
+    throw InvalidArgument(flag, "'" + text + "' is outside the range of double");
+  return value;
+}
+
+// A decimal integer in [lo, hi], digits only.
+std::uint64_t ParseUnsigned(const std::string& text, const std::string& flag, std::uint64_t lo, std::uint64_t hi) {
+  const std::string domain = "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  std::uint64_t value = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  const bool digits_only =
+      !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+  const auto [ptr, ec] = std::from_chars(first, last, value);
+  if (!digits_only || ec != std::errc() || ptr != last || value < lo || value > hi)
+    throw InvalidArgument(flag, "must be " + domain + ", got '" + text + "'");
+  return value;
+}
+
+// A weight: a finite decimal that is also finite as a float.
+float ParseWeight(const std::string& text, const std::string& flag) {
+  const double value = ParseDecimal(text, flag);
+  const float rounded = static_cast<float>(value);
+  if (!std::isfinite(rounded))
+    throw InvalidArgument(flag, "'" + text + "' is outside the range of float (the encoders take float weights)");
+  return rounded;
+}
+
+std::uint64_t SplitMix64(std::uint64_t& state) {
+  state += 0x9E3779B97F4A7C15ull;
+  std::uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+rng::StreamKey KeyFromSeed(std::uint64_t seed) {
+  rng::StreamKey key{};
+  std::uint64_t state = seed;
+  for (int i = 0; i < 4; ++i) {
+    const std::uint64_t word = SplitMix64(state);
+    key.words[2 * i] = static_cast<std::uint32_t>(word);
+    key.words[2 * i + 1] = static_cast<std::uint32_t>(word >> 32);
+  }
+  return key;
+}
+
+// Production's parameter names → this command's flags.
+std::string FlagOf(const std::string& argument, Mechanism mechanism) {
+  if (argument == "p_x") return "--px";
+  if (argument == "w") return mechanism == Mechanism::kLdpq ? "--w" : "--w1/--w2";
+  if (!argument.empty() && argument[0] == '-') return argument;
+  return "--" + argument;
+}
+
+bool UseCuda(const std::string& backend) {
+#if defined(DPFL_HAVE_CUDA)
+  const bool available = quant::CudaAvailable();
+  if (backend == "cuda" && !available)
+    throw InvalidArgument("--backend", "cuda: no CUDA device is available on this machine (use --backend cpu or auto)");
+  return backend != "cpu" && available;
+#else
+  if (backend == "cuda")
+    throw InvalidArgument("--backend",
+                          "cuda: this dpfl was built without the CUDA backend (target dpfl_cuda absent); "
+                          "use --backend cpu or auto");
+  return false;
+#endif
+}
+
+// "T/2^64": the exact implemented probability of a threshold T.
+std::string Over2To64(std::uint64_t t) { return std::to_string(t) + "/2^64"; }
+// 2^64 − t as a decimal string (t = 0 gives 2^64 itself).
+std::string TwoTo64Minus(std::uint64_t t) { return t == 0 ? "18446744073709551616" : std::to_string(~t + 1); }
+
+std::uint64_t MaskForWord(std::size_t word, std::size_t m) {
+  const std::size_t bits = m - word * 64 < 64 ? m - word * 64 : 64;
+  return bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+}
+
+json StreamJson(const StreamContext& ctx, std::uint64_t seed, Mechanism mechanism) {
+  json words = json::array();
+  for (std::uint32_t w : ctx.key.words) words.push_back(w);
+  return json{
+      {"seed", seed},
+      {"key_words", words},
+      {"key_policy",
+       "key words (2i, 2i+1) = (low, high) 32 bits of the i-th splitmix64 output (i = 0..3) from state = seed"},
+      {"chunk", kChunk},
+      {"chunk_policy", "chunk k of 2^20 draws uses round k; draw j of a chunk is parameter index j"},
+      {"entities", mechanism == Mechanism::kLdpq ? "LDPQ: private coins of client 0"
+                                                  : "pair 0; Q1 (Alice) = client 0, Q2 (Bob) = client 1"},
+  };
+}
+
+json RunSampleUnmapped(const SampleArgs& a) {
+  const double eps = ParseDecimal(a.eps, "--eps");
+  const double c = ParseDecimal(a.c, "--c");
+  const double r = ParseDecimal(a.r, "--r");
+  const bool pair = a.mechanism != Mechanism::kLdpq;
+  const float w1 = ParseWeight(pair ? a.w1 : a.w, pair ? "--w1" : "--w");
+  const float w2 = pair ? ParseWeight(a.w2, "--w2") : 0.0f;
+  const int d = pair ? static_cast<int>(ParseUnsigned(a.d, "--d", 0, 62)) : 0;
+  const std::uint64_t n = ParseUnsigned(a.n, "--n", 1, kMaxDraws);
+  const std::uint64_t seed = ParseUnsigned(a.seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
+  const int threads = static_cast<int>(ParseUnsigned(a.threads, "--threads", 1, kMaxThreads));
+  if (a.generator != "chacha20" && a.generator != "philox")
+    throw InvalidArgument("--generator", "must be chacha20 or philox, got '" + a.generator + "'");
+  if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto")
+    throw InvalidArgument("--backend", "must be cpu, cuda or auto, got '" + a.backend + "'");
+  if (a.mechanism == Mechanism::kCoq && ParseDecimal(a.px, "--px") != 0.5)
+    throw InvalidArgument("--px", "the production CoQ-FL path supports p_x = 1/2 (0.5) only, got '" + a.px + "'");
+
+  const BinaryLevels levels = quant::MakeBinaryLevels(eps, c, r);
+  const bool cuda = UseCuda(a.backend);
+
+  StreamContext ctx;
+  ctx.generator = a.generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
+  ctx.key = KeyFromSeed(seed);
+
+  const std::size_t chunk = static_cast<std::size_t>(n < kChunk ? n : kChunk);
+  const std::vector<float> x1(chunk, w1), x2(pair ? chunk : 0, w2);
+  std::vector<std::uint64_t> bits1(quant::PackedWords(chunk)), bits2(pair ? bits1.size() : 0);
+  std::uint64_t plus = 0, mm = 0, mp = 0, pm = 0, pp = 0;
+  for (std::uint64_t done = 0, k = 0; done < n; done += chunk, ++k) {
+    const std::size_t m = static_cast<std::size_t>(n - done < chunk ? n - done : chunk);
+    ctx.round = static_cast<std::uint32_t>(k);
+    const std::span<const float> v1(x1.data(), m), v2(x2.data(), pair ? m : 0);
+    const std::span<std::uint64_t> b1(bits1.data(), quant::PackedWords(m)),
+        b2(bits2.data(), pair ? quant::PackedWords(m) : 0);
+#if defined(DPFL_HAVE_CUDA)
+    if (cuda) {
+      if (!pair) {
+        quant::CudaEncodeLdpq(levels, v1, ctx, 0, b1);
+      } else {  // CoQ-FL at p_x = 1/2 is CorBinQ (Alice = Q1, Bob = Q2): cuda_quantizer.hpp
+        quant::CudaEncodeCorBinQ(levels, v1, d, PairRole::kQ1, ctx, 0, 0, b1);
+        quant::CudaEncodeCorBinQ(levels, v2, d, PairRole::kQ2, ctx, 0, 1, b2);
+      }
+    }
+#endif
+    if (!cuda) {
+      if (a.mechanism == Mechanism::kLdpq) {
+        quant::EncodeLdpq(levels, v1, ctx, 0, b1, threads);
+      } else if (a.mechanism == Mechanism::kCorBinQ) {
+        quant::EncodeCorBinQPair(levels, v1, v2, d, ctx, 0, 0, 1, b1, b2, threads);
+      } else {
+        quant::EncodeCoq(levels, v1, d, PairRole::kQ1, 0.5, ctx, 0, 0, b1, threads);
+        quant::EncodeCoq(levels, v2, d, PairRole::kQ2, 0.5, ctx, 0, 1, b2, threads);
+      }
+    }
+    for (std::size_t i = 0; i < b1.size(); ++i) {
+      const std::uint64_t mask = MaskForWord(i, m);
+      if (!pair) {
+        plus += static_cast<std::uint64_t>(std::popcount(b1[i] & mask));
+        continue;
+      }
+      pp += static_cast<std::uint64_t>(std::popcount(b1[i] & b2[i] & mask));
+      pm += static_cast<std::uint64_t>(std::popcount(b1[i] & ~b2[i] & mask));
+      mp += static_cast<std::uint64_t>(std::popcount(~b1[i] & b2[i] & mask));
+      mm += static_cast<std::uint64_t>(std::popcount(~b1[i] & ~b2[i] & mask));
+    }
+  }
+
+  const double ra = levels.r * levels.alpha;
+  json params = {{"eps", eps}, {"c", c}, {"r", r}, {"n", n}, {"seed", seed}, {"generator", a.generator},
+                 {"backend", a.backend}, {"threads", threads}};
+  json out = {{"command", "sample"},
+              {"backend_used", cuda ? "cuda" : "cpu"},
+              {"alpha", levels.alpha},
+              {"levels", {{"minus", levels.c - ra}, {"plus", levels.c + ra}}},
+              {"stream", StreamJson(ctx, seed, a.mechanism)}};
+  if (!pair) {
+    out["mechanism"] = "ldpq";
+    params["w"] = static_cast<double>(w1);
+    const std::uint64_t t = quant::PlusThreshold(quant::ClipWeight(static_cast<double>(w1), levels), levels);
+    out["threshold_plus"] = std::to_string(t);
+    out["implemented_q_plus"] = Over2To64(t);
+    out["counts"] = {{"+", plus}, {"-", n - plus}};
+  } else {
+    out["mechanism"] = a.mechanism == Mechanism::kCorBinQ ? "corbinq" : "coq";
+    params["w1"] = static_cast<double>(w1);
+    params["w2"] = static_cast<double>(w2);
+    params["d"] = d;
+    if (a.mechanism == Mechanism::kCoq) params["px"] = 0.5;
+    const std::uint64_t t1 = quant::PlusThreshold(quant::ClipWeight(static_cast<double>(w1), levels), levels);
+    const std::uint64_t t2 = quant::MinusThreshold(quant::ClipWeight(static_cast<double>(w2), levels), levels);
+    out["threshold_q1_plus"] = std::to_string(t1);
+    out["threshold_q2_minus"] = std::to_string(t2);
+    out["implemented_q1"] = Over2To64(t1);                // P(Q1 = +)
+    out["implemented_q2_minus"] = Over2To64(t2);          // P(Q2 = −)
+    out["implemented_q2"] = TwoTo64Minus(t2) + "/2^64";   // P(Q2 = +)
+    out["counts"] = {{"--", mm}, {"-+", mp}, {"+-", pm}, {"++", pp}};
+  }
+  out["parameters"] = std::move(params);
+  return out;
+}
+
+// Errors of the production library name its parameters ("eps", "p_x"); report the flags.
+json RunSample(const SampleArgs& a) {
+  try {
+    return RunSampleUnmapped(a);
+  } catch (const InvalidArgument& e) {
+    if (!e.argument().empty() && e.argument()[0] == '-') throw;
+    const std::string what = e.what();
+    const std::string prefix = e.argument() + ": ";
+    throw InvalidArgument(FlagOf(e.argument(), a.mechanism),
+                          what.compare(0, prefix.size(), prefix) == 0 ? what.substr(prefix.size()) : what);
+  }
+}
+
+void AddCommon(CLI::App* app, SampleArgs& a) {
+  app->add_option("--eps", a.eps, "privacy budget eps > 0 (decimal)")->required();
+  app->add_option("--c", a.c, "center c (decimal)")->required();
+  app->add_option("--r", a.r, "radius r > 0 (decimal)")->required();
+  app->add_option("--n", a.n, "number of draws, 1..2^48")->required();
+  app->add_option("--seed", a.seed, "64-bit seed of the stream key (splitmix64 expansion)")->required();
+  app->add_option("--generator", a.generator, "chacha20 (default) or philox");
+  app->add_option("--backend", a.backend, "cpu (default), cuda, or auto (cuda if available)");
+  app->add_option("--threads", a.threads, "CPU encoder threads, 1..1024 (default 1; output does not depend on it)");
+}
+
+}  // namespace
+
+void RegisterSampleCommand(CLI::App& root, std::vector<Command>& commands) {
+  CLI::App* sample = root.add_subcommand(
+      "sample", "draw n outputs of a production quantizer and print the outcome counts as JSON");
+  sample->require_subcommand(1);
+  {
+    auto args = std::make_shared<SampleArgs>();
+    args->mechanism = Mechanism::kLdpq;
+    CLI::App* app = sample->add_subcommand("ldpq", "LDPQ (seed-000 Alg. 1): counts of + and -");
+    AddCommon(app, *args);
+    app->add_option("--w", args->w, "weight w (decimal; rounded to float, clipped to [c - r, c + r])")->required();
+    commands.push_back({app, [args] { return RunSample(*args); }});
+  }
+  for (const Mechanism mechanism : {Mechanism::kCorBinQ, Mechanism::kCoq}) {
+    auto args = std::make_shared<SampleArgs>();
+    args->mechanism = mechanism;
+    CLI::App* app = mechanism == Mechanism::kCorBinQ
+                        ? sample->add_subcommand("corbinq", "CorBinQ pair (seed-000 Alg. 2): joint counts (Q1 sign first)")
+                        : sample->add_subcommand("coq", "CoQ-FL pair, p_x = 1/2 (seed-001): joint counts (Alice sign first)");
+    AddCommon(app, *args);
+    app->add_option("--w1", args->w1, "Q1 / Alice weight (decimal; rounded to float, clipped)")->required();
+    app->add_option("--w2", args->w2, "Q2 / Bob weight (decimal; rounded to float, clipped)")->required();
+    app->add_option("--d", args->d, "shared bits per parameter, 0..62")->required();
+    if (mechanism == Mechanism::kCoq) app->add_option("--px", args->px, "codebook bias p_x; only 0.5 is supported");
+    commands.push_back({app, [args] { return RunSample(*args); }});
+  }
+}
+
+}  // namespace dpfl::cli

@@ -1,0 +1,346 @@
+// CUDA encoders of the binary quantizers and bit aggregation (dpfl/quant/cuda_quantizer.hpp).
+//
+// Bit identity with the CPU path (docs/cuda.md): every per-element decision is made by the same
+// DPFL_HD functions the CPU loops call (LdpqBit, Q1RoleBit, Q2RoleBit from
+// dpfl/quant/binary_element.hpp; ChaChaUniformBlock, PhiloxUniformBlock from dpfl/rng/streams.hpp),
+// on the same stream addresses, with the weight widened float → double as on the CPU. The
+// arithmetic is integer plus IEEE double +, −, × and the truncating double → uint64 conversion,
+// compiled with -fmad=false (no FMA contraction), so each result is the correctly rounded one on
+// both sides.
+//
+// Work mapping of the encode kernels: thread g handles the 8 parameters 8g … 8g+7, i.e. exactly
+// one ChaCha20 block (block counter g) or four Philox blocks (4g … 4g+3) per stream, and builds
+// one byte of the message. The 8 consecutive lanes 8q … 8q+7 of a warp hold the 8 bytes of packed
+// word q; they OR their bytes together with three __shfl_xor_sync steps and lane 8q writes the
+// word. Each random block is generated exactly once, weight loads are coalesced per warp, and a
+// message of m parameters runs ⌈m/64⌉·8 threads. Out-of-range threads of the last warp take part
+// in the shuffles with a zero byte (no early return before the shuffles).
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "dpfl/error.hpp"
+#include "dpfl/quant/binary_element.hpp"
+#include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/cpu_encoders.hpp"
+#include "dpfl/quant/cuda_quantizer.hpp"
+#include "dpfl/rng/streams.hpp"
+
+namespace dpfl {
+namespace cuda_detail {
+
+void ThrowIfCudaError(int code, const char* expr, const char* file, int line) {
+  if (code == static_cast<int>(cudaSuccess)) return;
+  const cudaError_t err = static_cast<cudaError_t>(code);
+  (void)cudaGetLastError();  // clear a non-sticky error so that later calls are not poisoned
+  throw CudaError(code, std::string(expr) + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")",
+                  file, line);
+}
+
+}  // namespace cuda_detail
+
+namespace quant {
+namespace {
+
+constexpr unsigned kBlockThreads = 256;  // a multiple of 32 (whole warps) and of 8 (whole words)
+static_assert(kBlockThreads % 32 == 0);
+
+enum class Mode { kLdpq, kQ1, kQ2 };
+
+// Owns a device allocation; frees it on scope exit (also when an exception unwinds).
+template <class T>
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t n) {
+    if (n > 0) DPFL_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), n * sizeof(T)));
+  }
+  ~DeviceBuffer() {
+    if (ptr_ != nullptr) (void)cudaFree(ptr_);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  T* get() const { return ptr_; }
+
+ private:
+  T* ptr_ = nullptr;
+};
+
+// ---- Kernels ----
+
+// The 8 uniforms of parameters 8·octet … 8·octet + 7 of one stream: ChaCha20 block `octet`, or
+// Philox blocks 4·octet … 4·octet + 3 (same blocks as detail::UniformsForWord on the CPU).
+template <rng::Generator G>
+__device__ __forceinline__ void OctetUniforms(const rng::StreamKey& key, const rng::StreamAddress& addr,
+                                              std::uint64_t octet, std::uint64_t u[8]) {
+  if constexpr (G == rng::Generator::kChaCha20) {
+    rng::ChaChaUniformBlock(key, addr, static_cast<std::uint32_t>(octet), u);  // octet < 2^32 (m ≤ 2^35)
+  } else {
+#pragma unroll
+    for (int b = 0; b < 4; ++b) rng::PhiloxUniformBlock(key, addr, octet * 4 + static_cast<std::uint64_t>(b), u + 2 * b);
+  }
+}
+
+template <rng::Generator G, Mode M>
+__global__ void __launch_bounds__(kBlockThreads)
+    EncodeKernel(BinaryLevels levels, const float* __restrict__ w, std::uint64_t m, rng::StreamKey key,
+                 rng::StreamAddress private_addr, rng::StreamAddress shared_addr, int d,
+                 std::uint64_t* __restrict__ bits) {
+  const std::uint64_t octet = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::uint64_t first = octet * 8;
+  std::uint64_t byte = 0;
+  if (first < m) {
+    std::uint64_t priv[8];
+    OctetUniforms<G>(key, private_addr, octet, priv);
+    const int n = m - first < 8 ? static_cast<int>(m - first) : 8;
+    if constexpr (M == Mode::kLdpq) {
+#pragma unroll
+      for (int k = 0; k < 8; ++k)
+        if (k < n) byte |= std::uint64_t{LdpqBit(w[first + k], priv[k], levels)} << k;
+    } else {
+      std::uint64_t shared[8];
+      OctetUniforms<G>(key, shared_addr, octet, shared);
+#pragma unroll
+      for (int k = 0; k < 8; ++k) {
+        if (k >= n) continue;
+        const bool plus = M == Mode::kQ1 ? Q1RoleBit(w[first + k], shared[k], priv[k], d, levels)
+                                         : Q2RoleBit(w[first + k], shared[k], priv[k], d, levels);
+        byte |= std::uint64_t{plus} << k;
+      }
+    }
+  }
+  // Lanes 8q … 8q+7 hold bytes 0 … 7 of word q (blockDim is a multiple of 8, so octet % 8 = lane % 8).
+  std::uint64_t word = byte << (8 * (threadIdx.x & 7u));
+  word |= __shfl_xor_sync(0xffffffffu, word, 1);
+  word |= __shfl_xor_sync(0xffffffffu, word, 2);
+  word |= __shfl_xor_sync(0xffffffffu, word, 4);
+  if ((threadIdx.x & 7u) == 0 && first < m) bits[octet / 8] = word;
+}
+
+// *first_bad = min(*first_bad, index of the first NaN/±Inf weight). Exponent-bit test, so it
+// does not depend on fast-math settings. Grid-stride: a thread's first hit is its smallest.
+__global__ void FirstNonFiniteKernel(const float* __restrict__ w, std::uint64_t m,
+                                     unsigned long long* __restrict__ first_bad) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < m; j += stride) {
+    if ((__float_as_uint(w[j]) & 0x7f800000u) == 0x7f800000u) {
+      atomicMin(first_bad, static_cast<unsigned long long>(j));
+      return;
+    }
+  }
+}
+
+// counts[j] += Σ_{i<n} bit j of message i (thread per parameter; the 64 threads of one word read
+// the same word, which the cache broadcasts).
+__global__ void AccumulateKernel(const std::uint64_t* __restrict__ bits, std::uint64_t n, std::uint64_t words,
+                                 std::uint32_t* __restrict__ counts, std::uint64_t m) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < m; j += stride) {
+    const std::uint64_t word = j / 64;
+    const unsigned shift = static_cast<unsigned>(j % 64);
+    std::uint32_t c = counts[j];
+    for (std::uint64_t i = 0; i < n; ++i) c += static_cast<std::uint32_t>((bits[i * words + word] >> shift) & 1u);
+    counts[j] = c;
+  }
+}
+
+// ---- Host helpers ----
+
+unsigned GridStrideBlocks(std::uint64_t items) {
+  const std::uint64_t blocks = (items + kBlockThreads - 1) / kBlockThreads;
+  return static_cast<unsigned>(blocks < 65535u * 16u ? blocks : 65535u * 16u);
+}
+
+void LaunchCheck() {
+  DPFL_CUDA_CHECK(cudaGetLastError());
+  DPFL_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+// Rejects null and pageable-host pointers (a kernel would fault on them); device, managed and
+// pinned (mapped) host memory are accepted.
+void CheckDevicePointer(const void* p, const char* name) {
+  if (p == nullptr) throw InvalidArgument(name, "null device pointer");
+  cudaPointerAttributes attr{};
+  DPFL_CUDA_CHECK(cudaPointerGetAttributes(&attr, p));
+  if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged && attr.type != cudaMemoryTypeHost)
+    throw InvalidArgument(name, "pointer is not device-accessible (pageable host memory?); use the std::span overload "
+                                "for host buffers");
+}
+
+// Throws InvalidArgument naming the first NaN/±Inf weight, with the CPU path's message.
+void ValidateDeviceWeights(const float* w, std::size_t m) {
+  DeviceBuffer<unsigned long long> flag(1);
+  const unsigned long long none = ULLONG_MAX;
+  DPFL_CUDA_CHECK(cudaMemcpy(flag.get(), &none, sizeof none, cudaMemcpyHostToDevice));
+  FirstNonFiniteKernel<<<GridStrideBlocks(m), kBlockThreads>>>(w, m, flag.get());
+  LaunchCheck();
+  unsigned long long first_bad = none;
+  DPFL_CUDA_CHECK(cudaMemcpy(&first_bad, flag.get(), sizeof first_bad, cudaMemcpyDeviceToHost));
+  if (first_bad == none) return;
+  float value = 0.0f;
+  DPFL_CUDA_CHECK(cudaMemcpy(&value, w + first_bad, sizeof value, cudaMemcpyDeviceToHost));
+  throw InvalidArgument("w", "weight w[" + std::to_string(first_bad) + "] is " + std::to_string(value) +
+                                 " (NaN and +-Inf are rejected; finite values are clipped to [c - r, c + r])");
+}
+
+template <rng::Generator G, Mode M>
+void LaunchEncodeT(const BinaryLevels& levels, const float* w, std::size_t m, const StreamContext& ctx,
+                   std::uint32_t pair, std::uint32_t client, int d, std::uint64_t* bits) {
+  const std::uint64_t threads = PackedWords(m) * 8;  // 8 lanes per packed word
+  const std::uint64_t blocks = (threads + kBlockThreads - 1) / kBlockThreads;
+  if (blocks > static_cast<std::uint64_t>(INT_MAX)) throw InvalidArgument("m", "too many parameters for one launch");
+  const rng::StreamAddress private_addr{ctx.round, client, rng::Purpose::kPrivateCoin};
+  const rng::StreamAddress shared_addr{ctx.round, pair, rng::Purpose::kSharedBits};
+  EncodeKernel<G, M><<<static_cast<unsigned>(blocks), kBlockThreads>>>(levels, w, m, ctx.key, private_addr,
+                                                                       shared_addr, d, bits);
+  LaunchCheck();
+}
+
+template <Mode M>
+void LaunchEncode(const BinaryLevels& levels, const float* w, std::size_t m, const StreamContext& ctx,
+                  std::uint32_t pair, std::uint32_t client, int d, std::uint64_t* bits) {
+  if (m == 0) return;
+  if (ctx.generator == rng::Generator::kChaCha20)
+    LaunchEncodeT<rng::Generator::kChaCha20, M>(levels, w, m, ctx, pair, client, d, bits);
+  else
+    LaunchEncodeT<rng::Generator::kPhilox4x32, M>(levels, w, m, ctx, pair, client, d, bits);
+}
+
+// Host buffers: copy in, encode, copy the ⌈m/64⌉ message words out (bits may be longer, as on the CPU).
+template <Mode M>
+void EncodeHostBuffers(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
+                       std::uint32_t pair, std::uint32_t client, int d, std::span<std::uint64_t> bits) {
+  if (w.empty()) return;
+  const std::size_t words = PackedWords(w.size());
+  DeviceBuffer<float> w_dev(w.size());
+  DeviceBuffer<std::uint64_t> bits_dev(words);
+  DPFL_CUDA_CHECK(cudaMemcpy(w_dev.get(), w.data(), w.size_bytes(), cudaMemcpyHostToDevice));
+  LaunchEncode<M>(levels, w_dev.get(), w.size(), ctx, pair, client, d, bits_dev.get());
+  DPFL_CUDA_CHECK(cudaMemcpy(bits.data(), bits_dev.get(), words * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+}
+
+void LaunchAccumulate(const std::uint64_t* bits, std::size_t n, std::uint32_t* counts, std::size_t m) {
+  if (n == 0 || m == 0) return;
+  AccumulateKernel<<<GridStrideBlocks(m), kBlockThreads>>>(bits, n, PackedWords(m), counts, m);
+  LaunchCheck();
+}
+
+Mode RoleMode(PairRole role) { return role == PairRole::kQ1 ? Mode::kQ1 : Mode::kQ2; }
+
+}  // namespace
+
+bool CudaAvailable() noexcept {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return count > 0;
+}
+
+// ---- Device buffers ----
+
+void CudaEncodeLdpq(const BinaryLevels& levels, const float* w, std::size_t m, const StreamContext& ctx,
+                    std::uint32_t client, std::uint64_t* bits) {
+  detail::CheckIndexRange(ctx, m);
+  if (m == 0) return;
+  CheckDevicePointer(w, "w");
+  CheckDevicePointer(bits, "bits");
+  ValidateDeviceWeights(w, m);
+  LaunchEncode<Mode::kLdpq>(levels, w, m, ctx, 0, client, 0, bits);
+}
+
+void CudaEncodeCorBinQ(const BinaryLevels& levels, const float* w, std::size_t m, int d, PairRole role,
+                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, std::uint64_t* bits) {
+  ValidateSharedBits(d);
+  detail::CheckIndexRange(ctx, m);
+  if (m == 0) return;
+  CheckDevicePointer(w, "w");
+  CheckDevicePointer(bits, "bits");
+  ValidateDeviceWeights(w, m);
+  if (RoleMode(role) == Mode::kQ1)
+    LaunchEncode<Mode::kQ1>(levels, w, m, ctx, pair, client, d, bits);
+  else
+    LaunchEncode<Mode::kQ2>(levels, w, m, ctx, pair, client, d, bits);
+}
+
+void CudaAccumulateBits(const std::uint64_t* bits, std::size_t n, std::uint32_t* counts, std::size_t m) {
+  if (n == 0 || m == 0) return;
+  CheckDevicePointer(bits, "bits");
+  CheckDevicePointer(counts, "counts");
+  LaunchAccumulate(bits, n, counts, m);
+}
+
+// ---- Host buffers ----
+
+void CudaEncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
+                    std::uint32_t client, std::span<std::uint64_t> bits) {
+  ValidateWeights(w, bits.size());
+  detail::CheckIndexRange(ctx, w.size());
+  EncodeHostBuffers<Mode::kLdpq>(levels, w, ctx, 0, client, 0, bits);
+}
+
+void CudaEncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
+                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
+                       std::span<std::uint64_t> bits) {
+  ValidateWeights(w, bits.size());
+  ValidateSharedBits(d);
+  detail::CheckIndexRange(ctx, w.size());
+  if (RoleMode(role) == Mode::kQ1)
+    EncodeHostBuffers<Mode::kQ1>(levels, w, ctx, pair, client, d, bits);
+  else
+    EncodeHostBuffers<Mode::kQ2>(levels, w, ctx, pair, client, d, bits);
+}
+
+void CudaAccumulateBits(std::span<const std::uint64_t> bits, std::size_t n, std::span<std::uint32_t> counts) {
+  const std::size_t words = PackedWords(counts.size());
+  if (n != 0 && words > SIZE_MAX / n) throw InvalidArgument("n", "n * words overflows");
+  if (bits.size() != n * words)
+    throw InvalidArgument("bits", "holds " + std::to_string(bits.size()) + " words, need n * ceil(m/64) = " +
+                                      std::to_string(n) + " * " + std::to_string(words));
+  if (n == 0 || counts.empty()) return;
+  DeviceBuffer<std::uint64_t> bits_dev(bits.size());
+  DeviceBuffer<std::uint32_t> counts_dev(counts.size());
+  DPFL_CUDA_CHECK(cudaMemcpy(bits_dev.get(), bits.data(), bits.size_bytes(), cudaMemcpyHostToDevice));
+  DPFL_CUDA_CHECK(cudaMemcpy(counts_dev.get(), counts.data(), counts.size_bytes(), cudaMemcpyHostToDevice));
+  LaunchAccumulate(bits_dev.get(), n, counts_dev.get(), counts.size());
+  DPFL_CUDA_CHECK(cudaMemcpy(counts.data(), counts_dev.get(), counts.size_bytes(), cudaMemcpyDeviceToHost));
+}
+
+// ---- Benchmark baseline ----
+
+double CudaCopyBandwidth(std::size_t bytes) {
+  if (bytes == 0) throw InvalidArgument("bytes", "must be > 0");
+  constexpr int kIterations = 20;
+  DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+  DPFL_CUDA_CHECK(cudaMemset(src.get(), 0x5a, bytes));
+  DPFL_CUDA_CHECK(cudaMemcpy(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice));  // warm-up
+  DPFL_CUDA_CHECK(cudaDeviceSynchronize());
+  cudaEvent_t start = nullptr, stop = nullptr;
+  DPFL_CUDA_CHECK(cudaEventCreate(&start));
+  float ms = 0.0f;
+  try {
+    DPFL_CUDA_CHECK(cudaEventCreate(&stop));
+    DPFL_CUDA_CHECK(cudaEventRecord(start));
+    for (int i = 0; i < kIterations; ++i)
+      DPFL_CUDA_CHECK(cudaMemcpy(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice));
+    DPFL_CUDA_CHECK(cudaEventRecord(stop));
+    DPFL_CUDA_CHECK(cudaEventSynchronize(stop));
+    DPFL_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  } catch (...) {
+    (void)cudaEventDestroy(start);
+    if (stop != nullptr) (void)cudaEventDestroy(stop);
+    throw;
+  }
+  (void)cudaEventDestroy(start);
+  (void)cudaEventDestroy(stop);
+  if (!(ms > 0.0f)) throw CudaError(0, "copy timed at 0 ms; use a larger buffer", __FILE__, __LINE__);
+  // Read + write: 2·bytes move per copy.
+  return 2.0 * static_cast<double>(bytes) * kIterations / (static_cast<double>(ms) * 1e-3) / 1e9;
+}
+
+}  // namespace quant
+}  // namespace dpfl

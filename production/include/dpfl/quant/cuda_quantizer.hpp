@@ -1,0 +1,102 @@
+// CUDA encoders of the binary quantizers (LDPQ, CorBinQ / CoQ-FL with p_x = 1/2) and bit
+// aggregation, bit-identical to the CPU path of dpfl/quant/binary_quantizer.hpp.
+//
+// Plain C++ header (no CUDA types): it is included by host-only code and by the tests, which
+// the host compiler builds. The implementation is production/cuda/binary_quantizer.cu, built
+// into the library dpfl_cuda when CMake finds nvcc (DPFL_CUDA=AUTO|ON); consumers see the
+// compile definition DPFL_HAVE_CUDA=1. Design and the bit-identity argument: docs/cuda.md.
+//
+// Contract (same as the CPU encoders unless stated):
+//  * Output layout: bit j of a message is bit (j % 64) of word j / 64, 1 = "+" level; the
+//    unused high bits of the last word are 0. Streams are addressed exactly as on the CPU
+//    (private: (key, round, client, kPrivateCoin, j); shared: (key, round, pair, kSharedBits, j)),
+//    so the GPU message equals the CPU message word for word.
+//  * Host-buffer overloads (std::span) validate with ValidateWeights / ValidateSharedBits before
+//    anything touches the device, copy to the device, run the kernel and copy back.
+//  * Device-buffer overloads (raw pointers into device or managed memory) check on the host:
+//    pointers non-null and device-accessible (cudaPointerGetAttributes), d ∈ [0, 62], m within
+//    the generator's index range; then a reduction kernel finds the first non-finite weight and
+//    the call throws InvalidArgument naming w[i] before the encode kernel is launched.
+//    Preconditions that cannot be checked: `bits` holds ⌈m/64⌉ words, `counts` holds m counters,
+//    buffers do not overlap.
+//  * All calls run on the default stream and return after the work has completed (synchronous);
+//    they are not meant to be called concurrently from several host threads on one buffer.
+//  * Errors: InvalidArgument for bad arguments (nothing is written), CudaError for a failing CUDA
+//    runtime call (no device, out of memory, launch failure), with file and line.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "dpfl/quant/binary_quantizer.hpp"
+
+namespace dpfl {
+
+// A failed CUDA runtime call on the host side. `code()` is the cudaError_t value as an int.
+class CudaError : public std::runtime_error {
+ public:
+  CudaError(int code, const std::string& message, const char* file, int line)
+      : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + message),
+        code_(code), file_(file), line_(line) {}
+  int code() const noexcept { return code_; }
+  const char* file() const noexcept { return file_; }
+  int line() const noexcept { return line_; }
+
+ private:
+  int code_;
+  const char* file_;
+  int line_;
+};
+
+namespace cuda_detail {
+// Throws CudaError if `code` (a cudaError_t) is not cudaSuccess; defined in the .cu, where
+// cudaGetErrorString is available. `expr` is the failing call's text.
+void ThrowIfCudaError(int code, const char* expr, const char* file, int line);
+}  // namespace cuda_detail
+
+}  // namespace dpfl
+
+// DPFL_CUDA_CHECK(cudaMalloc(&p, n)) — throws dpfl::CudaError with file and line on failure.
+// Host code only (device code never throws).
+#define DPFL_CUDA_CHECK(call) ::dpfl::cuda_detail::ThrowIfCudaError(static_cast<int>(call), #call, __FILE__, __LINE__)
+
+namespace dpfl::quant {
+
+// True iff the CUDA runtime reports at least one device. Never throws (a missing driver or
+// runtime error counts as "no device").
+bool CudaAvailable() noexcept;
+
+// ---- Device buffers: w (m floats), bits (⌈m/64⌉ words), both device-accessible. ----
+
+// LDP-FL client (Alg. 1), like EncodeLdpq.
+void CudaEncodeLdpq(const BinaryLevels& levels, const float* w, std::size_t m, const StreamContext& ctx,
+                    std::uint32_t client, std::uint64_t* bits);
+// CorBin-FL client in role Q1 or Q2 of pair `pair`, like EncodeCorBinQ (also CoQ-FL at p_x = 1/2:
+// Alice = kQ1, Bob = kQ2).
+void CudaEncodeCorBinQ(const BinaryLevels& levels, const float* w, std::size_t m, int d, PairRole role,
+                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, std::uint64_t* bits);
+// counts[j] += Σ_i bit j of message i, for j < m and i < n. Message i occupies words
+// [i·⌈m/64⌉, (i+1)·⌈m/64⌉) of `bits` (messages stored back to back). Equal to n calls of the CPU
+// AccumulateBits; counts wrap modulo 2^32 like the CPU (n < 2^32 avoids it).
+void CudaAccumulateBits(const std::uint64_t* bits, std::size_t n, std::uint32_t* counts, std::size_t m);
+
+// ---- Host buffers (convenience: validate, copy to the device, run, copy back). ----
+
+void CudaEncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
+                    std::uint32_t client, std::span<std::uint64_t> bits);
+void CudaEncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
+                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
+                       std::span<std::uint64_t> bits);
+// `bits` holds n messages of ⌈counts.size()/64⌉ words each, back to back; its size must be
+// exactly n·⌈counts.size()/64⌉.
+void CudaAccumulateBits(std::span<const std::uint64_t> bits, std::size_t n, std::span<std::uint32_t> counts);
+
+// Device-to-device copy bandwidth in GB/s (10^9 bytes/s, counting read + write = 2·bytes per
+// copy), timed with cudaEvents over several cudaMemcpy calls after a warm-up: the roofline
+// baseline of the benchmarks. bytes > 0. Throws CudaError without a device.
+double CudaCopyBandwidth(std::size_t bytes);
+
+}  // namespace dpfl::quant

@@ -1,0 +1,24 @@
+// SIMD fast path of the CPU encoders (src/cpu/fast_encoders.cpp), used by EncodeLdpq /
+// EncodeCorBinQ / EncodeCoq. Bit-identical to the scalar loops of cpu_encoders.hpp for every
+// instruction set; exposed so tests and benchmarks can pin the instruction set.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "dpfl/quant/binary_quantizer.hpp"
+
+namespace dpfl::quant::fast {
+
+enum class Isa { kBaseline, kAvx2, kAvx512 };
+
+// The widest instruction set this CPU supports.
+Isa BestIsa();
+
+void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
+                    std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa);
+void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
+                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
+                       std::span<std::uint64_t> bits, int threads, Isa isa);
+
+}  // namespace dpfl::quant::fast

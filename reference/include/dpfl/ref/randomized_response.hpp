@@ -1,0 +1,68 @@
+// dpfl::ref — randomized response (RR) and the DPFL-BNN accountant of seed 004.
+//
+// One RR bit with keep probability p ∈ (0, 1) (q = 1 − p); spec 004 writes p = 1/2 + γ.
+// Adjacency: replace-one — the two input bits differ (spec 004 §2, E7: the proof bounds
+// replacement; with h differing coordinates per client and T rounds, k = T·h bits compose).
+// Natural logs. With S(α) = p^α q^{1−α} + q^α p^{1−α} (spec 004 §4.3, Lemma 3 [PAPER]):
+//   ρ(α) = ln S(α)/(α − 1) (α > 1),  KL = (p − q) ln(p/q),  ρ(∞) = ℓ = |ln(p/q)|.
+// ln S is evaluated in the stable form α ln m + (1 − α) ln n + log1p((n/m)^{2α−1}) with
+// m = max(p, q), n = min(p, q) (spec 004 §7.1 item 3); at p = 1/2 it is exactly 0. For integer α
+// S is the exact rational (p^{2α−1} + q^{2α−1})/(pq)^{α−1}.
+//
+// DPFL-BNN (spec 004 §3.3 Alg. P, §4.5–4.7), with γ ∈ [0, 1/2), Λ = ln(1/δ), k = T·h:
+//  * Theorem 1 as printed (E3): γ ≤ g^{-1}((1/δ)/T); corrected: γ ≤ g^{-1}(Λ/(T h)), where
+//    g(γ) = ln S(α*, γ), α* = 1 + 2Λ/ε. γ_max by bisection on exact dyadic q = 1/2 − γ (g is
+//    strictly increasing in γ): the returned interval certainly contains γ_max.
+//  * ε_thm1(γ): the root of T h ρ_γ(1 + 2Λ/ε) − ε/2 (strictly decreasing), by bisection.
+//  * ε_rdp-opt(γ) = inf_α (k ln S(α) + Λ)/(α − 1) (Lemma 1): = kℓ (α = ∞) iff Λ ≥ k ln(1/p)
+//    (decided on enclosures); otherwise a golden-section search on ln(α − 1) picks α̂ and the
+//    returned ε is the rigorous enclosure of the Lemma-1 bound at α̂ (a valid guarantee; it
+//    exceeds the infimum only by the search's second-order error).
+//  * Exact profile (§4.6): δ(ε) = Σ_j C(k,j) [p^j q^{k−j} − e^ε q^j p^{k−j}]_+ (tight; the
+//    dominating pair Bern(p)^⊗k vs Bern(q)^⊗k), and ε_exact(δ) = min{ε : δ(ε) ≤ δ} by bisection.
+#pragma once
+
+#include <optional>
+
+#include "dpfl/ref/gaussian.hpp"
+
+namespace dpfl::ref {
+
+// Exact S(α) for an integer α ≥ 2. Names "p" (∉ (0, 1)) and "order".
+Rational RrSInteger(const Rational& p, unsigned long order);
+// ln S(α) for an enclosure α > 0 (α = 1 gives 0).
+Enclosure RrLogS(const Rational& p, const Enclosure& order);
+// ρ(α), α > 1 rational. Names "p", "order", "precision".
+Interval RrRdp(const Rational& p, const Rational& order, int precision_bits = kDefaultAccountingPrecisionBits);
+Enclosure RrRdpEnclosure(const Rational& p, const Enclosure& order);
+Interval RrKl(const Rational& p, int precision_bits = kDefaultAccountingPrecisionBits);
+Interval RrInfinity(const Rational& p, int precision_bits = kDefaultAccountingPrecisionBits);
+
+// ---- DPFL-BNN (γ = p − 1/2 ∈ [0, 1/2)) ------------------------------------------------------
+struct BnnSetting {
+  Rational gamma;        // RR bias, keep probability 1/2 + γ
+  Rational rounds = 1;   // T ≥ 1 (integer)
+  Rational hamming = 1;  // h ≥ 1 (integer): differing coordinates per client; paper: 1, corrected: d
+  Rational delta;        // in (0, 1)
+  int precision_bits = kDefaultAccountingPrecisionBits;
+};
+
+struct RdpOptimum {
+  Interval epsilon;
+  std::optional<Rational> order;  // empty: α = ∞ (pure-DP value kℓ)
+};
+RdpOptimum BnnEpsilonRdpOpt(const BnnSetting& s);
+// ε_thm1: names "gamma", "rounds", "hamming", "delta".
+Interval BnnEpsilonThm1(const BnnSetting& s);
+// γ_max of Theorem 1 at ε. `as_printed`: target (1/δ)/T (E3; hamming ignored), else Λ/(T h).
+Interval BnnGammaMax(const Rational& eps, const Rational& delta, const Rational& rounds, const Rational& hamming,
+                     bool as_printed, int precision_bits = kDefaultAccountingPrecisionBits);
+// α* = 1 + 2 ln(1/δ)/ε.
+Interval BnnAlphaStar(const Rational& eps, const Rational& delta, int precision_bits = kDefaultAccountingPrecisionBits);
+// Exact δ(ε) for k = T·h bits (k ≤ 20000). Names "eps" (< 0), "gamma", "k".
+Interval BnnExactDelta(const Rational& eps, const Rational& gamma, const Rational& k,
+                       int precision_bits = kDefaultAccountingPrecisionBits);
+// ε_exact(δ) (k = T·h ≤ 20000): an interval that certainly contains min{ε : δ(ε) ≤ δ}.
+Interval BnnEpsilonExact(const BnnSetting& s);
+
+}  // namespace dpfl::ref

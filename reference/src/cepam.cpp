@@ -1,0 +1,2 @@
+// placeholder, replaced below
+#include "dpfl/ref/cepam.hpp"

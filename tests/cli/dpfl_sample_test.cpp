@@ -1,0 +1,437 @@
+// `dpfl sample` as a user scripts it: JSON shape, counts, determinism, stream policy, every bad
+// input (exit 2, one stderr line naming the flag, nothing on stdout), and the sampled counts
+// against the exact law from the reference (dpfl_reference), never from the CLI's own output.
+//
+// Statistical cases: Pearson chi-square of the outcome counts against the reference pmf, cells
+// with expected count < 10 pooled, critical value quantile(complement(chi_squared(dof), a)) with
+// a = kFalseAlarm = 1e-6 per case; fixed seeds, so the suite is deterministic. With another seed
+// a correct sampler fails a case with probability ≤ 1e-6 (≤ 1e-5 for the whole suite).
+// The reference gets ε as the same decimal (exactly the double the CLI parses) and encloses
+// e^ε with MPFR (ref::ExpEnclosure); production computes in double (error ~1e-15, far below
+// what n = 2·10^5 draws can see).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <boost/math/distributions/chi_squared.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dpfl/ref/corbinq.hpp"
+#include "dpfl/ref/ldpq.hpp"
+#include "dpfl/ref/numbers.hpp"
+#include "testing/subprocess.hpp"
+
+namespace {
+
+using nlohmann::json;
+using dpfl::ref::Interval;
+using dpfl::ref::Rational;
+using dpfl::testing::RunResult;
+
+constexpr double kFalseAlarm = 1e-6;
+
+RunResult RunDpfl(const std::vector<std::string>& args) {
+  return dpfl::testing::RunProgram(DPFL_BINARY, args, ::testing::TempDir());
+}
+
+json RunOk(const std::vector<std::string>& args) {
+  const RunResult r = RunDpfl(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  return r.exit_code == 0 ? json::parse(r.out) : json::object();
+}
+
+// Replaces the value of `flag` in `args` (appends it if absent).
+std::vector<std::string> With(std::vector<std::string> args, const std::string& flag, const std::string& value) {
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == flag) {
+      args[i + 1] = value;
+      return args;
+    }
+  args.push_back(flag);
+  args.push_back(value);
+  return args;
+}
+std::vector<std::string> Without(std::vector<std::string> args, const std::string& flag) {
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == flag) {
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+      break;
+    }
+  return args;
+}
+
+const std::vector<std::string> kLdpq = {"sample", "ldpq", "--eps", "1", "--c", "0", "--r", "1", "--w", "0.5",
+                                        "--n", "1000", "--seed", "42"};
+const std::vector<std::string> kCorBinQ = {"sample", "corbinq", "--eps", "1", "--c", "0", "--r", "1", "--w1", "0.25",
+                                           "--w2", "-0.5", "--d", "2", "--n", "1000", "--seed", "7"};
+const std::vector<std::string> kCoq = {"sample", "coq", "--eps", "1", "--c", "0", "--r", "1", "--w1", "0.25",
+                                       "--w2", "-0.5", "--d", "2", "--n", "1000", "--seed", "7"};
+
+std::uint64_t SumCounts(const json& counts) {
+  std::uint64_t sum = 0;
+  for (const auto& [key, value] : counts.items()) sum += value.get<std::uint64_t>();
+  return sum;
+}
+
+std::vector<std::string> Keys(const json& object) {
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : object.items()) keys.push_back(key);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+// "T/2^64" → T/2^64 as an exact rational.
+Rational ImplementedProbability(const std::string& text) {
+  static const std::regex kForm("^([0-9]+)/2\\^64$");
+  std::smatch match;
+  EXPECT_TRUE(std::regex_match(text, match, kForm)) << text;
+  if (match.empty()) return Rational(-1);
+  return Rational(dpfl::ref::Int(match[1].str())) / dpfl::ref::Pow2(64);
+}
+
+double Mid(const Interval& x) { return x.Mid().convert_to<double>(); }
+
+Interval EnclosedE(const std::string& eps) {
+  return dpfl::ref::ExpEnclosure(dpfl::ref::ParseRational(eps, "eps"), 256, "eps");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shape, echo, stream policy.
+
+TEST(DpflSample, LdpqJsonShape) {
+  const json j = RunOk(kLdpq);
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j["command"], "sample");
+  EXPECT_EQ(j["mechanism"], "ldpq");
+  EXPECT_EQ(Keys(j["counts"]), (std::vector<std::string>{"+", "-"}));
+  EXPECT_EQ(SumCounts(j["counts"]), 1000u);
+  EXPECT_EQ(j["parameters"]["eps"], 1.0);
+  EXPECT_EQ(j["parameters"]["c"], 0.0);
+  EXPECT_EQ(j["parameters"]["r"], 1.0);
+  EXPECT_EQ(j["parameters"]["w"], 0.5);
+  EXPECT_EQ(j["parameters"]["n"], 1000);
+  EXPECT_EQ(j["parameters"]["seed"], 42);
+  EXPECT_EQ(j["parameters"]["generator"], "chacha20");
+  EXPECT_EQ(j["backend_used"], "cpu");
+  ASSERT_TRUE(j["stream"]["key_words"].is_array());
+  EXPECT_EQ(j["stream"]["key_words"].size(), 8u);
+  EXPECT_NE(j["stream"]["key_policy"].get<std::string>().find("splitmix64"), std::string::npos);
+  EXPECT_EQ(j["threshold_plus"].get<std::string>() + "/2^64", j["implemented_q_plus"].get<std::string>());
+}
+
+TEST(DpflSample, LdpqImplementedProbabilityIsTheReferenceProbability) {
+  // q = 1/2 + (w − c)/(2rα) from the reference (α enclosed for ε = 1); the CLI states T/2^64,
+  // T = ⌊q̃·2^64⌋ with q̃ computed in double: they agree to ~1e-16.
+  const json j = RunOk(kLdpq);
+  ASSERT_FALSE(j.empty());
+  const auto law = dpfl::ref::Ldpq(EnclosedE("1"), Rational(0), Rational(1), Rational(1, 2));
+  const Rational implemented = ImplementedProbability(j["implemented_q_plus"]);
+  EXPECT_LT(std::fabs((implemented - law.q_plus.Mid()).convert_to<double>()), 1e-14);
+  EXPECT_NEAR(j["alpha"].get<double>(), Mid(law.alpha), 1e-14);
+  EXPECT_NEAR(j["levels"]["plus"].get<double>(), Mid(law.level_plus), 1e-14);
+}
+
+TEST(DpflSample, PairJsonShapeForCorBinQAndCoq) {
+  for (const auto& args : {kCorBinQ, kCoq}) {
+    const json j = RunOk(args);
+    ASSERT_FALSE(j.empty());
+    EXPECT_EQ(j["mechanism"], args[1]);
+    EXPECT_EQ(Keys(j["counts"]), (std::vector<std::string>{"++", "+-", "-+", "--"}));
+    EXPECT_EQ(SumCounts(j["counts"]), 1000u);
+    EXPECT_EQ(j["parameters"]["w1"], 0.25);
+    EXPECT_EQ(j["parameters"]["w2"], -0.5);
+    EXPECT_EQ(j["parameters"]["d"], 2);
+    // P(Q2 = +) + P(Q2 = −) = 1 exactly.
+    const Rational q2 = ImplementedProbability(j["implemented_q2"]);
+    const Rational q2_minus = ImplementedProbability(j["implemented_q2_minus"]);
+    EXPECT_EQ(q2 + q2_minus, Rational(1));
+    const auto res = dpfl::ref::EvaluateCorBinQ(EnclosedE("1"), Rational(0), Rational(1), Rational(1, 4),
+                                                Rational(-1, 2), 2, dpfl::ref::Line14::kCorrected);
+    EXPECT_LT(std::fabs((ImplementedProbability(j["implemented_q1"]) - res.q1.Mid()).convert_to<double>()), 1e-14);
+    EXPECT_LT(std::fabs((q2 - res.q2.Mid()).convert_to<double>()), 1e-14);
+  }
+  EXPECT_EQ(RunOk(kCoq)["parameters"]["px"], 0.5);
+}
+
+TEST(DpflSample, WeightsAreRoundedToFloatAndEchoed) {
+  const json j = RunOk(With(kLdpq, "--w", "0.1"));
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j["parameters"]["w"].get<double>(), static_cast<double>(0.1f));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Determinism and the stream policy.
+
+TEST(DpflSample, SameSeedSameOutput) {
+  for (const auto& args : {kLdpq, kCorBinQ, kCoq}) {
+    const RunResult a = RunDpfl(args), b = RunDpfl(args);
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    EXPECT_EQ(a.out, b.out);
+  }
+}
+
+TEST(DpflSample, DifferentSeedsAndGeneratorsGiveDifferentCounts) {
+  // n = 10^5 pair draws: the 3 free joint counts have standard deviations ≥ 100, so two
+  // independent runs agree on all of them with probability < (1/250)^3 ≈ 6e-8.
+  const auto args = With(kCorBinQ, "--n", "100000");
+  const json a = RunOk(With(args, "--seed", "1"));
+  const json b = RunOk(With(args, "--seed", "2"));
+  const json c = RunOk(With(With(args, "--seed", "1"), "--generator", "philox"));
+  EXPECT_NE(a["counts"], b["counts"]);
+  EXPECT_NE(a["counts"], c["counts"]);
+  EXPECT_NE(a["stream"]["key_words"], b["stream"]["key_words"]);
+}
+
+TEST(DpflSample, KeyWordsFollowTheDocumentedSplitMix64Expansion) {
+  // splitmix64 written out here from its definition (Steele, Lea, Flood 2014), not from the CLI.
+  std::uint64_t state = 42;
+  std::vector<std::uint32_t> expected;
+  for (int i = 0; i < 4; ++i) {
+    state += 0x9E3779B97F4A7C15ull;
+    std::uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    expected.push_back(static_cast<std::uint32_t>(z));
+    expected.push_back(static_cast<std::uint32_t>(z >> 32));
+  }
+  const json j = RunOk(kLdpq);
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j["stream"]["key_words"].get<std::vector<std::uint32_t>>(), expected);
+}
+
+TEST(DpflSample, ThreadCountDoesNotChangeCountsAcrossChunks) {
+  // 2.5·2^20 draws: three chunks (rounds 0, 1, 2), the last one partial.
+  const auto args = With(kCorBinQ, "--n", "2621440");
+  const json one = RunOk(With(args, "--threads", "1"));
+  const json three = RunOk(With(args, "--threads", "3"));
+  EXPECT_EQ(one["counts"], three["counts"]);
+  EXPECT_EQ(SumCounts(one["counts"]), 2621440u);
+}
+
+TEST(DpflSample, CoqEqualsCorBinQAtHalf) {
+  // CoQ-FL with p_x = 1/2 is the CorBinQ rule on the same streams (seed-001 §3.7).
+  const json a = RunOk(kCorBinQ), b = RunOk(kCoq);
+  EXPECT_EQ(a["counts"], b["counts"]);
+}
+
+TEST(DpflSample, BackendCudaFailsCleanlyOrRuns) {
+  const RunResult r = RunDpfl(With(kLdpq, "--backend", "cuda"));
+  if (r.exit_code == 0) {  // built with dpfl_cuda and a device present
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["backend_used"], "cuda");
+    EXPECT_EQ(j["counts"], RunOk(kLdpq)["counts"]);  // bit-identical streams
+  } else {
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("--backend"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("cuda"), std::string::npos) << r.err;
+  }
+  const json j = RunOk(With(kLdpq, "--backend", "auto"));
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j["counts"], RunOk(kLdpq)["counts"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input: exit 2, nothing on stdout, exactly one line on stderr naming the flag.
+
+struct BadCase {
+  std::vector<std::string> args;
+  std::string flag;
+};
+
+std::vector<BadCase> BadCases() {
+  std::vector<BadCase> cases;
+  auto bad = [&](const std::vector<std::string>& base, const std::string& flag, const std::vector<std::string>& values) {
+    for (const std::string& v : values) cases.push_back({With(base, flag, v), flag});
+  };
+  const std::vector<std::string> not_decimals = {"nan", "NaN", "inf", "-inf", "Infinity", "1e999", "-1e999", "1.0x",
+                                                 "", " 1", "1 ", "0x1p0", "1/2", "1e", ".", "--", "1,5", "e5"};
+  bad(kCorBinQ, "--eps", not_decimals);
+  bad(kCorBinQ, "--eps", {"0", "-0", "-1", "1000"});  // ε ≤ 0; ε = 1000 gives α = 1 in double
+  bad(kCorBinQ, "--c", {"nan", "inf", "1e400", "abc"});
+  bad(kCorBinQ, "--r", {"0", "-0", "-1", "nan", "1e400", "1.7e308"});
+  bad(kCorBinQ, "--w1", {"nan", "-inf", "1e39", "0.5.5", ""});
+  bad(kCorBinQ, "--w2", {"inf", "-1e39", "x"});
+  bad(kCorBinQ, "--d", {"-1", "63", "1.5", "abc", "", " 2", "+2", "99999999999999999999"});
+  bad(kCorBinQ, "--n", {"0", "-1", "1.5", "abc", "1e3", "281474976710657"});
+  bad(kCorBinQ, "--seed", {"-1", "abc", "18446744073709551616", "1e3", ""});
+  bad(kCorBinQ, "--threads", {"0", "-1", "1025", "x"});
+  bad(kCorBinQ, "--generator", {"foo", "ChaCha20", ""});
+  bad(kCorBinQ, "--backend", {"gpu", "CPU", ""});
+  bad(kCoq, "--px", {"0.3", "1/2", "nan", "", "0.50001"});
+  bad(kLdpq, "--w", {"nan", "1e39", "1e400", "w"});
+  bad(kLdpq, "--eps", {"nan", "0"});
+  for (const char* flag : {"--eps", "--c", "--r", "--w1", "--w2", "--d", "--n", "--seed"})
+    cases.push_back({Without(kCorBinQ, flag), flag});  // missing required flag
+  cases.push_back({With(kLdpq, "--w1", "0.25"), "--w1"});  // a pair flag on ldpq
+  cases.push_back({With(kLdpq, "--d", "2"), "--d"});
+  cases.push_back({With(kCorBinQ, "--px", "0.5"), "--px"});  // --px belongs to coq only
+  return cases;
+}
+
+TEST(DpflSample, EveryBadInputExits2WithOneLineNamingTheFlag) {
+  for (const BadCase& c : BadCases()) {
+    std::string shown;
+    for (const std::string& a : c.args) shown += "'" + a + "' ";
+    const RunResult r = RunDpfl(c.args);
+    EXPECT_EQ(r.exit_code, 2) << shown << "\n" << r.out << r.err;
+    EXPECT_EQ(r.out, "") << shown;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << shown << "\n" << r.err;
+    EXPECT_FALSE(r.err.empty() || r.err.back() != '\n') << shown;
+    EXPECT_NE(r.err.find(c.flag), std::string::npos) << shown << "\n" << r.err;
+  }
+}
+
+TEST(DpflSample, UnknownMechanismAndMissingMechanismExit2) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"sample", "foo", "--eps", "1"}, std::vector<std::string>{"sample"},
+        std::vector<std::string>{}, std::vector<std::string>{"nosuchcommand"}}) {
+    const RunResult r = RunDpfl(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counts against the reference's exact pmf.
+
+// Pearson statistic with cells of expected count < 10 pooled (pool merged into the smallest
+// other cell while it is still < 10). Cells of probability exactly 0 must be empty and are
+// dropped. Returns {statistic, dof}.
+std::pair<double, int> ChiSquare(const std::vector<std::uint64_t>& counts, const std::vector<double>& probs,
+                                 std::uint64_t n) {
+  std::vector<std::pair<double, double>> cells;  // (expected, observed)
+  double pool_expected = 0, pool_observed = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const double expected = probs[i] * static_cast<double>(n), observed = static_cast<double>(counts[i]);
+    if (probs[i] == 0) {
+      EXPECT_EQ(counts[i], 0u) << "an outcome of exact probability 0 occurred (cell " << i << ")";
+      continue;
+    }
+    if (expected < 10) {
+      pool_expected += expected;
+      pool_observed += observed;
+    } else {
+      cells.emplace_back(expected, observed);
+    }
+  }
+  if (pool_expected > 0) {
+    if (pool_expected < 10 && !cells.empty()) {
+      auto smallest = std::min_element(cells.begin(), cells.end());
+      smallest->first += pool_expected;
+      smallest->second += pool_observed;
+    } else {
+      cells.emplace_back(pool_expected, pool_observed);
+    }
+  }
+  double stat = 0;
+  for (const auto& [e, o] : cells) stat += (o - e) * (o - e) / e;
+  return {stat, static_cast<int>(cells.size()) - 1};
+}
+
+double Critical(int dof) {
+  return boost::math::quantile(boost::math::complement(boost::math::chi_squared(dof), kFalseAlarm));
+}
+
+struct StatCase {
+  std::string mechanism, eps, c, r, w1, w2;  // w1 = w for ldpq
+  int d;
+  std::string generator;
+  std::uint64_t seed;
+};
+
+Rational Clip(const Rational& w, const Rational& c, const Rational& r) {
+  return w < c - r ? Rational(c - r) : (w > c + r ? Rational(c + r) : w);
+}
+
+// Exact probabilities of the outcomes in the CLI's key order ("+","-" or "--","-+","+-","++").
+std::vector<double> ReferencePmf(const StatCase& s, dpfl::ref::Line14 line14) {
+  const Interval E = EnclosedE(s.eps);
+  const Rational c = dpfl::ref::ParseRational(s.c, "c"), r = dpfl::ref::ParseRational(s.r, "r");
+  const Rational w1 = Clip(dpfl::ref::ParseRational(s.w1, "w1"), c, r);
+  if (s.mechanism == "ldpq") {
+    const auto law = dpfl::ref::Ldpq(E, c, r, w1);
+    return {Mid(law.q_plus), Mid(law.q_minus)};
+  }
+  const Rational w2 = Clip(dpfl::ref::ParseRational(s.w2, "w2"), c, r);
+  const auto res = dpfl::ref::EvaluateCorBinQ(E, c, r, w1, w2, s.d, line14);
+  return {Mid(res.joint.mm), Mid(res.joint.mp), Mid(res.joint.pm), Mid(res.joint.pp)};
+}
+
+constexpr std::uint64_t kStatDraws = 200000;
+
+std::vector<std::uint64_t> SampleCounts(const StatCase& s) {
+  std::vector<std::string> args = {"sample", s.mechanism, "--eps", s.eps, "--c", s.c, "--r", s.r,
+                                   "--n", std::to_string(kStatDraws), "--seed", std::to_string(s.seed),
+                                   "--generator", s.generator};
+  if (s.mechanism == "ldpq") {
+    args.insert(args.end(), {"--w", s.w1});
+  } else {
+    args.insert(args.end(), {"--w1", s.w1, "--w2", s.w2, "--d", std::to_string(s.d)});
+  }
+  const json j = RunOk(args);
+  if (j.empty()) return {};
+  const json& k = j["counts"];
+  if (s.mechanism == "ldpq") return {k["+"].get<std::uint64_t>(), k["-"].get<std::uint64_t>()};
+  return {k["--"].get<std::uint64_t>(), k["-+"].get<std::uint64_t>(), k["+-"].get<std::uint64_t>(),
+          k["++"].get<std::uint64_t>()};
+}
+
+// All weights are exact in float (multiples of 1/8), so the reference sees the CLI's weights.
+const std::vector<StatCase> kStatCases = {
+    {"ldpq", "1", "0", "1", "0.5", "", 0, "chacha20", 11},
+    {"ldpq", "0.5", "0.25", "0.5", "2", "", 0, "philox", 12},  // w clipped to c + r
+    {"corbinq", "1", "0", "1", "-0.625", "0.25", 2, "chacha20", 13},
+    {"corbinq", "2", "0", "1", "0.375", "0.375", 0, "philox", 14},
+    {"corbinq", "0.5", "1", "2", "2.5", "-0.5", 8, "chacha20", 15},
+    {"corbinq", "1.5", "-1", "0.5", "-3", "-0.875", 3, "philox", 16},  // w1 clipped to c − r
+    {"coq", "1", "0", "1", "-0.625", "0.25", 3, "chacha20", 17},
+    {"coq", "1.5", "0", "1", "0.875", "-0.125", 1, "philox", 18},
+};
+
+TEST(DpflSampleStat, CountsMatchTheReferencePmf) {
+  for (const StatCase& s : kStatCases) {
+    const std::vector<std::uint64_t> counts = SampleCounts(s);
+    ASSERT_FALSE(counts.empty()) << s.mechanism << " seed " << s.seed;
+    const std::vector<double> pmf = ReferencePmf(s, dpfl::ref::Line14::kCorrected);
+    const auto [stat, dof] = ChiSquare(counts, pmf, kStatDraws);
+    ASSERT_GE(dof, 1) << s.mechanism << " seed " << s.seed;
+    EXPECT_LT(stat, Critical(dof)) << s.mechanism << " eps=" << s.eps << " w1=" << s.w1 << " w2=" << s.w2
+                                   << " d=" << s.d << " seed=" << s.seed << " dof=" << dof;
+  }
+}
+
+TEST(DpflSampleStat, TheTestRejectsTheAsPrintedLine14Law) {
+  // Power: the same statistic against seed-000 E3 (Alg. 2 line 14 as printed) must reject.
+  // Here t1 = 1 < t2 = 2 and the two laws differ by > 0.1 in a cell (checked below), which
+  // n = 2·10^5 detects with overwhelming probability.
+  const StatCase s{"corbinq", "1", "0", "1", "-0.875", "-0.5", 2, "chacha20", 19};
+  const std::vector<double> corrected = ReferencePmf(s, dpfl::ref::Line14::kCorrected);
+  const std::vector<double> printed = ReferencePmf(s, dpfl::ref::Line14::kAsPrinted);
+  double gap = 0;
+  for (std::size_t i = 0; i < 4; ++i) gap = std::max(gap, std::fabs(corrected[i] - printed[i]));
+  ASSERT_GT(gap, 0.1);
+  const std::vector<std::uint64_t> counts = SampleCounts(s);
+  ASSERT_FALSE(counts.empty());
+  const auto [ok_stat, ok_dof] = ChiSquare(counts, corrected, kStatDraws);
+  EXPECT_LT(ok_stat, Critical(ok_dof));
+  // Cells of probability 0 under the as-printed law may occur here; count them as rejection.
+  bool impossible_outcome = false;
+  for (std::size_t i = 0; i < 4; ++i) impossible_outcome = impossible_outcome || (printed[i] == 0 && counts[i] > 0);
+  if (!impossible_outcome) {
+    const auto [bad_stat, bad_dof] = ChiSquare(counts, printed, kStatDraws);
+    EXPECT_GT(bad_stat, Critical(bad_dof));
+  }
+}
+
+}  // namespace

@@ -1,0 +1,388 @@
+// CUDA encoders vs the CPU path: bit-identical messages word for word, aggregation, bad inputs.
+//
+// Plain C++ (host compiler); the kernels live in dpfl_cuda. Tests that need a device start with
+// GTEST_SKIP() when none is present, so this binary passes (skipped) on machines without a GPU.
+// The CudaNoDevice suite is the converse: it runs only without a device and checks that the API
+// fails cleanly there (false / InvalidArgument / CudaError, never a crash).
+//
+// Weights come from a fixed-seed std::mt19937_64 (test data, not DP randomness) plus a list of
+// boundary values; the encoders' randomness is the counter-based streams under test.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dpfl/error.hpp"
+#include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/cuda_quantizer.hpp"
+
+namespace dpfl::quant {
+namespace {
+
+#define DPFL_REQUIRE_CUDA_DEVICE()                                                                              \
+  do {                                                                                                          \
+    if (!CudaAvailable())                                                                                       \
+      GTEST_SKIP() << "no CUDA device: cudaGetDeviceCount reports none (or no driver), so the GPU kernels "    \
+                      "cannot run here; bit-identity with the CPU path is checked on a GPU machine "           \
+                      "(docs/cuda.md)";                                                                         \
+  } while (0)
+
+constexpr rng::Generator kGenerators[] = {rng::Generator::kChaCha20, rng::Generator::kPhilox4x32};
+constexpr int kSharedBits[] = {0, 1, 5, 62};
+constexpr PairRole kRoles[] = {PairRole::kQ1, PairRole::kQ2};
+// Tails of every shape around the 8-parameter (thread) and 64-parameter (word) boundaries.
+constexpr std::size_t kSizes[] = {1, 7, 8, 9, 63, 64, 65, 127, 129, 64 * 33 + 5, 100003};
+
+const char* Name(rng::Generator g) { return g == rng::Generator::kChaCha20 ? "ChaCha20" : "Philox4x32"; }
+
+StreamContext Context(rng::Generator gen, std::uint32_t seed) {
+  StreamContext ctx;
+  ctx.generator = gen;
+  std::mt19937_64 mt(seed);
+  for (std::uint32_t& word : ctx.key.words) word = static_cast<std::uint32_t>(mt());
+  ctx.round = seed % 1000;
+  return ctx;
+}
+
+struct LevelCase {
+  double eps, c, r;
+};
+constexpr LevelCase kLevels[] = {{1.0, 0.0, 1.0}, {0.1, 0.25, 0.5}, {8.0, -3.0, 1e-3}};
+
+// Random weights over [c − 2r, c + 2r] (half of them clipped), with boundary inputs mixed in:
+// exactly c ± r, c, neighbours of the clip bounds, ±0, denormals, huge finite values.
+std::vector<float> Weights(std::size_t m, const BinaryLevels& k, std::uint64_t seed) {
+  std::mt19937_64 mt(seed);
+  std::uniform_real_distribution<double> u(k.c - 2 * k.r, k.c + 2 * k.r);
+  const float lo = static_cast<float>(k.lo), hi = static_cast<float>(k.hi);
+  const std::vector<float> special = {lo,
+                                      hi,
+                                      static_cast<float>(k.c),
+                                      std::nextafter(lo, -FLT_MAX),
+                                      std::nextafter(lo, FLT_MAX),
+                                      std::nextafter(hi, -FLT_MAX),
+                                      std::nextafter(hi, FLT_MAX),
+                                      0.0f,
+                                      -0.0f,
+                                      std::numeric_limits<float>::denorm_min(),
+                                      -std::numeric_limits<float>::denorm_min(),
+                                      FLT_MAX,
+                                      -FLT_MAX,
+                                      1e30f,
+                                      -1e30f};
+  std::vector<float> w(m);
+  for (std::size_t j = 0; j < m; ++j) w[j] = static_cast<float>(u(mt));
+  for (std::size_t j = 0; j < m; ++j)
+    if (mt() % 8 == 0) w[j] = special[mt() % special.size()];
+  if (m >= special.size())
+    for (std::size_t i = 0; i < special.size(); ++i) w[m - 1 - i] = special[i];  // boundaries in the tail word
+  return w;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bit identity with the CPU path
+
+TEST(CudaEncodeLdpq, MatchesCpuWordForWord) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  std::uint32_t seed = 1;
+  for (const LevelCase& lc : kLevels) {
+    const BinaryLevels k = MakeBinaryLevels(lc.eps, lc.c, lc.r);
+    for (rng::Generator gen : kGenerators)
+      for (std::size_t m : kSizes) {
+        ++seed;
+        const std::vector<float> w = Weights(m, k, seed);
+        const StreamContext ctx = Context(gen, seed);
+        const std::uint32_t client = seed * 2654435761u;
+        std::vector<std::uint64_t> cpu(PackedWords(m), 0xdeadbeefu), gpu(PackedWords(m), 0x12345678u);
+        EncodeLdpq(k, w, ctx, client, cpu);
+        CudaEncodeLdpq(k, w, ctx, client, gpu);
+        ASSERT_EQ(gpu, cpu) << Name(gen) << " m=" << m << " eps=" << lc.eps;
+      }
+  }
+}
+
+TEST(CudaEncodeCorBinQ, MatchesCpuWordForWordBothRolesAllD) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  std::uint32_t seed = 1000;
+  for (const LevelCase& lc : kLevels) {
+    const BinaryLevels k = MakeBinaryLevels(lc.eps, lc.c, lc.r);
+    for (rng::Generator gen : kGenerators)
+      for (std::size_t m : kSizes)
+        for (int d : kSharedBits)
+          for (PairRole role : kRoles) {
+            ++seed;
+            const std::vector<float> w = Weights(m, k, seed);
+            const StreamContext ctx = Context(gen, seed);
+            const std::uint32_t pair = seed % 97, client = 0xffffffffu - seed;
+            std::vector<std::uint64_t> cpu(PackedWords(m)), gpu(PackedWords(m), ~std::uint64_t{0});
+            EncodeCorBinQ(k, w, d, role, ctx, pair, client, cpu);
+            CudaEncodeCorBinQ(k, w, d, role, ctx, pair, client, gpu);
+            ASSERT_EQ(gpu, cpu) << Name(gen) << " m=" << m << " d=" << d
+                                << " role=" << (role == PairRole::kQ1 ? "Q1" : "Q2") << " eps=" << lc.eps;
+          }
+  }
+}
+
+TEST(CudaEncodeCorBinQ, PairOfClientsMatchesCpuPairEncoder) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(0.7, 0.1, 0.9);
+  const std::size_t m = 64 * 20 + 3;
+  for (rng::Generator gen : kGenerators) {
+    const StreamContext ctx = Context(gen, 77);
+    const std::vector<float> w1 = Weights(m, k, 5), w2 = Weights(m, k, 6);
+    std::vector<std::uint64_t> cpu1(PackedWords(m)), cpu2(PackedWords(m)), gpu1(PackedWords(m)), gpu2(PackedWords(m));
+    EncodeCorBinQPair(k, w1, w2, 5, ctx, 4, 8, 9, cpu1, cpu2);
+    CudaEncodeCorBinQ(k, w1, 5, PairRole::kQ1, ctx, 4, 8, gpu1);
+    CudaEncodeCorBinQ(k, w2, 5, PairRole::kQ2, ctx, 4, 9, gpu2);
+    EXPECT_EQ(gpu1, cpu1) << Name(gen);
+    EXPECT_EQ(gpu2, cpu2) << Name(gen);
+  }
+}
+
+TEST(CudaEncode, LeavesWordsBeyondTheMessageUntouched) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  const std::vector<float> w = Weights(70, k, 3);
+  std::vector<std::uint64_t> bits(5, 0xabcdefu);
+  CudaEncodeLdpq(k, w, Context(rng::Generator::kChaCha20, 3), 1, bits);
+  EXPECT_EQ(bits[2], 0xabcdefu);
+  EXPECT_EQ(bits[4], 0xabcdefu);
+  EXPECT_EQ(bits[1] >> 6, 0u);  // padding bits of the last message word are 0
+  const std::vector<std::uint64_t> before = bits;
+  CudaEncodeLdpq(k, std::span<const float>{}, Context(rng::Generator::kChaCha20, 3), 1, bits);  // m = 0: no-op
+  EXPECT_EQ(bits, before);
+}
+
+TEST(CudaEncode, DeviceBufferOverloadsMatchHostOverloads) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(0.5, -0.2, 0.3);
+  const std::size_t m = 64 * 50 + 31, words = PackedWords(m);
+  const std::vector<float> w = Weights(m, k, 11);
+  float* w_dev = nullptr;
+  std::uint64_t* bits_dev = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&w_dev), m * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&bits_dev), words * sizeof(std::uint64_t)), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(w_dev, w.data(), m * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+  for (rng::Generator gen : kGenerators) {
+    const StreamContext ctx = Context(gen, 12);
+    std::vector<std::uint64_t> cpu(words), gpu(words);
+    EncodeLdpq(k, w, ctx, 3, cpu);
+    CudaEncodeLdpq(k, w_dev, m, ctx, 3, bits_dev);
+    ASSERT_EQ(cudaMemcpy(gpu.data(), bits_dev, words * sizeof(std::uint64_t), cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(gpu, cpu) << "LDPQ " << Name(gen);
+    for (PairRole role : kRoles) {
+      EncodeCorBinQ(k, w, 62, role, ctx, 2, 3, cpu);
+      CudaEncodeCorBinQ(k, w_dev, m, 62, role, ctx, 2, 3, bits_dev);
+      ASSERT_EQ(cudaMemcpy(gpu.data(), bits_dev, words * sizeof(std::uint64_t), cudaMemcpyDeviceToHost), cudaSuccess);
+      EXPECT_EQ(gpu, cpu) << "CorBinQ " << Name(gen);
+    }
+  }
+  cudaFree(w_dev);
+  cudaFree(bits_dev);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Aggregation
+
+TEST(CudaAccumulateBits, MatchesCpuAccumulateOverClients) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  for (std::size_t m : {std::size_t{1}, std::size_t{64}, std::size_t{65}, std::size_t{10007}}) {
+    const std::size_t words = PackedWords(m), n = 7;
+    std::vector<std::uint64_t> all(n * words);
+    for (std::size_t i = 0; i < n; ++i)
+      EncodeLdpq(k, Weights(m, k, 40 + i), Context(rng::Generator::kPhilox4x32, 9), static_cast<std::uint32_t>(i),
+                 std::span<std::uint64_t>(all).subspan(i * words, words));
+    std::vector<std::uint32_t> cpu(m), gpu(m);
+    for (std::size_t j = 0; j < m; ++j) cpu[j] = gpu[j] = static_cast<std::uint32_t>(j * 3);  // accumulates (+=)
+    for (std::size_t i = 0; i < n; ++i)
+      AccumulateBits(std::span<const std::uint64_t>(all).subspan(i * words, words), cpu);
+    CudaAccumulateBits(all, n, gpu);
+    EXPECT_EQ(gpu, cpu) << "m=" << m;
+  }
+}
+
+TEST(CudaAccumulateBits, DeviceBufferOverloadMatchesCpu) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const std::size_t m = 300, words = PackedWords(m), n = 3;
+  std::vector<std::uint64_t> all(n * words);
+  std::mt19937_64 mt(5);
+  for (std::uint64_t& x : all) x = mt();
+  for (std::size_t i = 0; i < n; ++i) all[i * words + words - 1] &= (std::uint64_t{1} << (m % 64)) - 1;
+  std::vector<std::uint32_t> cpu(m, 0), gpu(m, 0);
+  for (std::size_t i = 0; i < n; ++i) AccumulateBits(std::span<const std::uint64_t>(all).subspan(i * words, words), cpu);
+  std::uint64_t* bits_dev = nullptr;
+  std::uint32_t* counts_dev = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&bits_dev), all.size() * sizeof(std::uint64_t)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&counts_dev), m * sizeof(std::uint32_t)), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(bits_dev, all.data(), all.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemset(counts_dev, 0, m * sizeof(std::uint32_t)), cudaSuccess);
+  CudaAccumulateBits(bits_dev, n, counts_dev, m);
+  ASSERT_EQ(cudaMemcpy(gpu.data(), counts_dev, m * sizeof(std::uint32_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(gpu, cpu);
+  cudaFree(bits_dev);
+  cudaFree(counts_dev);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad inputs (one TEST per kind)
+
+TEST(CudaEncodeLdpq, RejectsNonFiniteWeightsNamingTheIndex) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<std::uint64_t> bits(2);
+  for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                    -std::numeric_limits<float>::infinity()}) {
+    std::vector<float> w(100, 0.5f);
+    w[70] = bad;
+    w[90] = bad;
+    try {
+      CudaEncodeLdpq(k, w, Context(rng::Generator::kChaCha20, 1), 0, bits);
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("w[70]"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(CudaEncode, DeviceOverloadRejectsNonFiniteWeightsBeforeLaunch) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  const std::size_t m = 5000;
+  std::vector<float> w(m, 0.25f);
+  w[4097] = std::numeric_limits<float>::quiet_NaN();
+  w[4999] = std::numeric_limits<float>::infinity();
+  float* w_dev = nullptr;
+  std::uint64_t* bits_dev = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&w_dev), m * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&bits_dev), PackedWords(m) * sizeof(std::uint64_t)), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(w_dev, w.data(), m * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemset(bits_dev, 0x77, PackedWords(m) * sizeof(std::uint64_t)), cudaSuccess);
+  for (rng::Generator gen : kGenerators) {
+    try {
+      CudaEncodeCorBinQ(k, w_dev, m, 3, PairRole::kQ2, Context(gen, 2), 0, 1, bits_dev);
+      ADD_FAILURE() << "accepted NaN";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("w[4097]"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(CudaEncodeLdpq(k, w_dev, m, Context(gen, 2), 1, bits_dev), InvalidArgument);
+  }
+  std::vector<std::uint64_t> bits(PackedWords(m));
+  ASSERT_EQ(cudaMemcpy(bits.data(), bits_dev, bits.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (std::uint64_t x : bits) ASSERT_EQ(x, 0x7777777777777777u) << "output written despite invalid input";
+  cudaFree(w_dev);
+  cudaFree(bits_dev);
+}
+
+TEST(CudaEncode, DeviceOverloadRejectsNullAndPageableHostPointers) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<float> w(10, 0.0f);
+  std::vector<std::uint64_t> bits(1);
+  const StreamContext ctx = Context(rng::Generator::kChaCha20, 1);
+  EXPECT_THROW(CudaEncodeLdpq(k, static_cast<const float*>(nullptr), 10, ctx, 0, bits.data()), InvalidArgument);
+  EXPECT_THROW(CudaEncodeLdpq(k, w.data(), 10, ctx, 0, bits.data()), InvalidArgument);  // host memory
+  EXPECT_THROW(CudaAccumulateBits(static_cast<const std::uint64_t*>(nullptr), 1, static_cast<std::uint32_t*>(nullptr), 10),
+               InvalidArgument);
+}
+
+TEST(CudaEncodeLdpq, RejectsShortOutput) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<float> w(65, 0.0f);
+  std::vector<std::uint64_t> bits(1);
+  EXPECT_THROW(CudaEncodeLdpq(k, w, Context(rng::Generator::kChaCha20, 1), 0, bits), InvalidArgument);
+  EXPECT_THROW(CudaEncodeCorBinQ(k, w, 3, PairRole::kQ1, Context(rng::Generator::kChaCha20, 1), 0, 0, bits),
+               InvalidArgument);
+}
+
+TEST(CudaEncodeCorBinQ, RejectsSharedBitsOutOfRange) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<float> w(10, 0.0f);
+  std::vector<std::uint64_t> bits(1);
+  for (int d : {-1, 63, 64, 1000}) {
+    EXPECT_THROW(CudaEncodeCorBinQ(k, w, d, PairRole::kQ1, Context(rng::Generator::kChaCha20, 1), 0, 0, bits),
+                 InvalidArgument)
+        << d;
+    EXPECT_THROW(CudaEncodeCorBinQ(k, static_cast<const float*>(nullptr), 10, d, PairRole::kQ2,
+                                   Context(rng::Generator::kPhilox4x32, 1), 0, 0, static_cast<std::uint64_t*>(nullptr)),
+                 InvalidArgument)
+        << d;
+  }
+}
+
+TEST(CudaEncodeLdpq, RejectsChaChaIndexRangeOverflow) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  // Checked on the host before the pointers are touched: m > 2^35 with ChaCha20.
+  EXPECT_THROW(CudaEncodeLdpq(k, static_cast<const float*>(nullptr), (std::size_t{1} << 35) + 1,
+                              Context(rng::Generator::kChaCha20, 1), 0, static_cast<std::uint64_t*>(nullptr)),
+               InvalidArgument);
+}
+
+TEST(CudaAccumulateBits, RejectsSizeMismatch) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  std::vector<std::uint64_t> bits(5);
+  std::vector<std::uint32_t> counts(130);  // 3 words per message
+  EXPECT_THROW(CudaAccumulateBits(bits, 2, counts), InvalidArgument);
+  EXPECT_THROW(CudaAccumulateBits(bits, 1, counts), InvalidArgument);
+  std::vector<std::uint64_t> six(6);
+  EXPECT_NO_THROW(CudaAccumulateBits(six, 2, counts));
+}
+
+TEST(CudaCopyBandwidth, IsPositiveAndRejectsZeroBytes) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const double gbs = CudaCopyBandwidth(std::size_t{64} << 20);
+  EXPECT_GT(gbs, 0.0);
+  EXPECT_TRUE(std::isfinite(gbs));
+  EXPECT_THROW(CudaCopyBandwidth(0), InvalidArgument);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Without a device: the API answers "no", validates on the host, and reports CUDA failures as
+// dpfl::CudaError — it never crashes. Skipped where a device exists (the tests above cover it).
+
+#define DPFL_REQUIRE_NO_CUDA_DEVICE()                                                                    \
+  do {                                                                                                   \
+    if (CudaAvailable())                                                                                 \
+      GTEST_SKIP() << "a CUDA device is present: this test covers the no-device path only";             \
+  } while (0)
+
+TEST(CudaNoDevice, HostValidationStillThrowsInvalidArgument) {
+  DPFL_REQUIRE_NO_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<float> w(10, 0.0f);
+  w[3] = std::numeric_limits<float>::quiet_NaN();
+  std::vector<std::uint64_t> bits(1);
+  EXPECT_THROW(CudaEncodeLdpq(k, w, Context(rng::Generator::kChaCha20, 1), 0, bits), InvalidArgument);
+  std::vector<float> ok(10, 0.0f);
+  EXPECT_THROW(CudaEncodeCorBinQ(k, ok, 63, PairRole::kQ1, Context(rng::Generator::kChaCha20, 1), 0, 0, bits),
+               InvalidArgument);
+}
+
+TEST(CudaNoDevice, DeviceWorkThrowsCudaError) {
+  DPFL_REQUIRE_NO_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<float> w(10, 0.0f);
+  std::vector<std::uint64_t> bits(1);
+  EXPECT_THROW(CudaEncodeLdpq(k, w, Context(rng::Generator::kChaCha20, 1), 0, bits), CudaError);
+  EXPECT_THROW(CudaCopyBandwidth(1024), CudaError);
+  try {
+    CudaCopyBandwidth(1024);
+  } catch (const CudaError& e) {
+    EXPECT_NE(std::string(e.what()).find("binary_quantizer.cu:"), std::string::npos) << e.what();
+    EXPECT_GT(e.line(), 0);
+    EXPECT_NE(e.code(), 0);
+  }
+}
+
+}  // namespace
+}  // namespace dpfl::quant
