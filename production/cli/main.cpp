@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dpfl/error.hpp"
+#include "bench_command.hpp"
 #include "sample_command.hpp"
 
 namespace {
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::vector<Command> commands;
   dpfl::cli::RegisterSampleCommand(app, commands);
+  dpfl::cli::RegisterBenchCommand(app, commands);
   // Name an unknown (sub)command: CLI11 would only say that one is required.
   auto known = [&](const std::string& name, bool top_level) {
     for (const Command& command : commands) {

@@ -68,7 +68,7 @@ DPFL_ALWAYS_INLINE U64x8 Combine64(U32x8 lo, U32x8 hi) {
 // of rng::ChaChaUniformBlock: block b holds parameters 8b … 8b + 7, uniform k = words 2k, 2k+1).
 DPFL_ALWAYS_INLINE void ChaCha16Blocks(const rng::StreamKey& key, const rng::StreamAddress& addr,
                                        std::uint32_t first_block, U64x8 out[16]) {
-  U32x16 s[16];
+  U32x16 s[16] = {};
   const std::uint32_t constants[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
   for (int i = 0; i < 4; ++i) s[i] = U32x16{} + constants[i];
   for (int i = 0; i < 8; ++i) s[4 + i] = U32x16{} + key.words[i];
@@ -155,8 +155,9 @@ struct DecisionSpec {
   int d;
 };
 
-DPFL_ALWAYS_INLINE unsigned Decide8(const BinaryLevels& k, const float* w, U64x8 shared, U64x8 priv,
-                                    const DecisionSpec& spec) {
+// Returns a vector whose lane j is 2^j if parameter j's bit is 1, else 0.
+DPFL_ALWAYS_INLINE U64x8 Decide8(const BinaryLevels& k, const float* w, U64x8 shared, U64x8 priv,
+                                 const DecisionSpec& spec) {
   U64x8 v = priv;
   if (spec.use_shared && spec.d > 0) v = (shared & (~std::uint64_t{0} << (64 - spec.d))) | (priv >> spec.d);
   F32x8 wf;
@@ -167,14 +168,24 @@ DPFL_ALWAYS_INLINE unsigned Decide8(const BinaryLevels& k, const float* w, U64x8
   const F64x8 prod = (x - k.c) * k.inv_two_r_alpha;
   const F64x8 q = spec.minus ? 0.5 - prod : 0.5 + prod;
   const I64x8 inside = (q > 0.0) & (q < 1.0);
-  const F64x8 scaled = (inside ? q : F64x8{}) * 18446744073709551616.0;
-  U64x8 t = __builtin_convertvector(scaled, U64x8);
+  const F64x8 scaled = (inside ? q : F64x8{}) * 18446744073709551616.0;  // q·2^64 ∈ [0, 2^64), exact
+  // Truncation to uint64 through the signed conversion: for scaled ≥ 2^63 subtract 2^63 first
+  // (exact: doubles in [2^63, 2^64) are multiples of 2^11) and add it back as an integer.
+  const I64x8 upper = scaled >= 9223372036854775808.0;
+  const F64x8 shifted = upper ? scaled - 9223372036854775808.0 : scaled;
+  U64x8 t = __builtin_convertvector(__builtin_convertvector(shifted, I64x8), U64x8) +
+            (__builtin_convertvector(upper, U64x8) & (std::uint64_t{1} << 63));
   t = q >= 1.0 ? U64x8{} + ~std::uint64_t{0} : t;
   I64x8 below = v < t;
   if (spec.negate) below = ~below;
-  const U64x8 weights = U64x8{1, 2, 4, 8, 16, 32, 64, 128};
-  const U64x8 sel = reinterpret_cast<U64x8&>(below) & weights;
-  return static_cast<unsigned>(sel[0] | sel[1] | sel[2] | sel[3] | sel[4] | sel[5] | sel[6] | sel[7]);
+  return __builtin_convertvector(below, U64x8) & U64x8{1, 2, 4, 8, 16, 32, 64, 128};
+}
+
+DPFL_ALWAYS_INLINE std::uint64_t OrLanes(U64x8 a) {
+  a |= __builtin_shufflevector(a, a, 4, 5, 6, 7, 0, 1, 2, 3);
+  a |= __builtin_shufflevector(a, a, 2, 3, 0, 1, 6, 7, 4, 5);
+  a |= __builtin_shufflevector(a, a, 1, 0, 3, 2, 5, 4, 7, 6);
+  return a[0];
 }
 
 DPFL_ALWAYS_INLINE void EncodeBody(const BinaryLevels& k, const float* w, const StreamContext& ctx,
@@ -185,11 +196,13 @@ DPFL_ALWAYS_INLINE void EncodeBody(const BinaryLevels& k, const float* w, const 
   for (std::size_t word = word_lo; word < word_hi; word += 2) {
     Uniforms128(ctx, private_addr, word, priv);
     if (shared_addr != nullptr) Uniforms128(ctx, *shared_addr, word, shared);
-    std::uint64_t out[2] = {0, 0};
-    for (int g = 0; g < 16; ++g)
-      out[g / 8] |= static_cast<std::uint64_t>(Decide8(k, w + word * 64 + 8 * g, shared[g], priv[g], spec)) << (8 * (g % 8));
-    bits[word] = out[0];
-    bits[word + 1] = out[1];
+    for (int h = 0; h < 2; ++h) {
+      U64x8 acc = U64x8{};
+      for (int g = 0; g < 8; ++g)  // parameters 64·(word + h) + 8g … + 7 → bits 8g … 8g + 7
+        acc |= Decide8(k, w + (word + static_cast<std::size_t>(h)) * 64 + 8 * g, shared[8 * h + g], priv[8 * h + g],
+                       spec) << (8 * g);
+      bits[word + static_cast<std::size_t>(h)] = OrLanes(acc);
+    }
   }
 }
 

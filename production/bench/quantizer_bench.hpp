@@ -1,0 +1,41 @@
+// `dpfl bench quantizers`: production encoders vs a LibTorch tensor-op implementation of the
+// same algorithm (as a PyTorch user would write it) vs a memcpy of the same input bytes, all
+// measured in the same process and run, reported as ratios (docs/benchmarks.md).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dpfl::bench {
+
+struct QuantizerBenchOptions {
+  std::size_t m = std::size_t{1} << 24;  // parameters per encode
+  int threads = 2;
+  int reps = 5;                          // best of `reps` timed runs after one warm-up
+  int d = 5;                             // shared bits (CorBinQ / CoQ-FL)
+  bool philox = false;                   // generator of the production path
+};
+
+struct QuantizerBenchResult {
+  std::string name;
+  double params_per_s = 0;                         // production path
+  std::optional<double> libtorch_ops_params_per_s;  // absent when built without LibTorch
+  double memcpy_params_per_s = 0;                  // memcpy of m·4 bytes with the same threads
+};
+
+// The LibTorch baseline of one quantizer: encodes `m` parameters once (inputs prepared by the
+// callee at construction). Provided by libtorch_quantizers.cpp when LibTorch is found.
+struct TorchBaseline {
+  std::string name;
+  std::function<void()> run;
+};
+// Builds the baselines for m parameters with `threads` intra-op threads; empty without LibTorch.
+std::vector<TorchBaseline> MakeTorchBaselines(std::size_t m, int threads, int d);
+bool HaveLibTorch();
+
+std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions& options);
+
+}  // namespace dpfl::bench
