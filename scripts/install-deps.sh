@@ -10,6 +10,9 @@ PACKAGES=(
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   librandom123-dev libsodium-dev       # counter-based RNG, X25519/ChaCha20
+  libtorch-dev                         # LibTorch 1.13 CPU: benchmark baselines, FL loop
+  gnuplot-nox                          # plots (accuracy.png, loss.png)
+  dataset-fashion-mnist                # default data set (IDX files under /usr/share/datasets)
 )
 
 SUDO=""
