@@ -44,8 +44,8 @@ int main(int argc, char** argv) {
   };
   for (int depth = 1; depth <= 2 && depth < argc && argv[depth][0] != '-'; ++depth) {
     if (!known(argv[depth], depth == 1)) {
-      std::cerr << "dpfl: error: unknown " << (depth == 1 ? "command" : "mechanism") << " '" << argv[depth]
-                << "' (see --help)\n";
+      std::cerr << "dpfl: error: unknown " << (depth == 1 ? std::string("command") : std::string("subcommand of ") + argv[1])
+                << " '" << argv[depth] << "' (see --help)\n";
       return 2;
     }
   }

@@ -74,5 +74,9 @@ void RegisterCoqCommands(CLI::App& root, std::vector<Command>& commands);
 void RegisterCorbinFlCommands(CLI::App& root, std::vector<Command>& commands);
 // report: the human-readable summary printed by scripts/run.sh (report_command.cpp)
 void RegisterReportCommand(CLI::App& root, std::vector<Command>& commands);
+// rdp group, accountant, calibrate, bnn* (accounting_commands.cpp); RdpGroup creates "rdp" once.
+void RegisterAccountingCommands(CLI::App& root, std::vector<Command>& commands); CLI::App* RdpGroup(CLI::App& root);
+// rdp quantized-gaussian, cepam {thm12, thm13, calibrate, rates, subsampled} (noise_commands.cpp)
+void RegisterNoiseCommands(CLI::App& root, std::vector<Command>& commands);
 
 }  // namespace dpfl::cli

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   dpfl::cli::RegisterCoqCommands(app, commands);
   dpfl::cli::RegisterCorbinFlCommands(app, commands);
   dpfl::cli::RegisterReportCommand(app, commands);
+  dpfl::cli::RegisterAccountingCommands(app, commands);
+  dpfl::cli::RegisterNoiseCommands(app, commands);
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     for (const Command& command : commands) known = known || command.app->get_name() == argv[1];

@@ -34,7 +34,7 @@ Enclosure LogAFractional(const Rational& q, const Rational& sigma, const Rationa
   const Enclosure log_1mq = LogQ(prec, Rational(1 - q));
   const Enclosure z0 = Rational(sigma * sigma) * (log_1mq - log_q) + Rational(1, 2);  // σ² ln(1/q − 1) + 1/2
   // The i-th terms (without the sign of the coefficient, which is applied by the caller).
-  auto terms = [&](unsigned long i, const Rational& abs_coef) {
+  auto terms = [&](unsigned long i, const Enclosure& abs_coef) {
     const Rational ri(static_cast<long>(i));
     const Rational j = alpha - ri;
     const Enclosure t0 = abs_coef * Exp(ri * log_q + j * log_1mq + Rational((ri * ri - ri) / two_s2)) *
@@ -43,23 +43,29 @@ Enclosure LogAFractional(const Rational& q, const Rational& sigma, const Rationa
                          NormalCdf((j - z0) / sigma);
     return t0 + t1;
   };
+  // |C(α, i)| as an enclosure (exact rational factors |α − j|/(j + 1)); its sign is exact:
+  // C(α, i) < 0 iff an odd number of the factors α − j (j < i) are negative, i.e. iff
+  // i − ⌊α⌋ − 1 is odd and positive (α is not an integer here).
+  const Int floor_alpha = FloorInt(alpha);
+  auto negative = [&](unsigned long i) {
+    const Int neg = Int(static_cast<long>(i)) - floor_alpha - 1;
+    return neg > 0 && (neg % 2) == 1;
+  };
   Enclosure sum(prec, 0L);
-  Rational coef(1);  // C(α, i), exact
+  Enclosure abs_coef(prec, 1L);
   unsigned long i = 0;
   const unsigned long max_terms = static_cast<unsigned long>(options.max_terms);
   while (true) {
-    const Enclosure t = terms(i, Abs(coef));
-    if (coef > 0) sum = sum + t;
-    else if (coef < 0) sum = sum - t;
-    const Rational next = coef * (alpha - static_cast<long>(i)) / static_cast<long>(i + 1);
+    const Enclosure t = terms(i, abs_coef);
+    sum = negative(i) ? sum - t : sum + t;
+    abs_coef = abs_coef * Rational(Abs(Rational(alpha - static_cast<long>(i))) / static_cast<long>(i + 1));
     ++i;
-    coef = next;
     if (Rational(static_cast<long>(i)) > alpha) {  // i = N + 1 > α: the remainder bound applies
-      const Enclosure bound = terms(i, Abs(coef));
+      const Enclosure bound = terms(i, abs_coef);
       const bool small = CertainlyLess(bound, options.relative_tolerance * sum);
       if (small || i >= max_terms) {
         if (terms_used != nullptr) *terms_used = static_cast<int>(i);
-        const Enclosure other = coef > 0 ? sum + bound : sum - bound;
+        const Enclosure other = negative(i) ? sum - bound : sum + bound;
         return Log(Hull(sum, other));
       }
     }

@@ -99,3 +99,30 @@ TEST(AccumulateAndDecode, MeanOfConstantMessages) {
 
 }  // namespace
 }  // namespace dpfl::quant
+
+namespace dpfl::quant {
+namespace {
+// Regression tests for parameters found by fuzz_quantizer_inputs (fuzz/README.md).
+TEST(MakeBinaryLevels, RejectsDegenerateScalesFoundByFuzzing) {
+  EXPECT_THROW(MakeBinaryLevels(1.0, 0.0, 5e-324), InvalidArgument);    // 1/(2rα) = +inf: deterministic output
+  EXPECT_THROW(MakeBinaryLevels(1.0, 0.0, 1e-310), InvalidArgument);
+  EXPECT_THROW(MakeBinaryLevels(0.5, 0.0, 1.7e308), InvalidArgument);   // 2rα overflows: slope 0
+  EXPECT_THROW(MakeBinaryLevels(0.01, 1.79e308, 1e305), InvalidArgument);  // c + rα overflows
+  EXPECT_THROW(MakeBinaryLevels(1.0, std::ldexp(1.0, 702), 1.0), InvalidArgument);  // beyond float range
+  EXPECT_NO_THROW(MakeBinaryLevels(1.0, 0.0, 1e-30));
+}
+TEST(EncodeLdpq, RejectsBadThreadCounts) {
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<float> w(10, 0.0f);
+  std::vector<std::uint64_t> bits(1);
+  for (int threads : {0, -1, 257, 1 << 30})
+    EXPECT_THROW(EncodeLdpq(k, w, StreamContext{}, 0, bits, threads), InvalidArgument) << threads;
+}
+TEST(DecodeMean, RejectsCountsAboveN) {
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<std::uint32_t> counts = {3};
+  std::vector<float> mean(1);
+  EXPECT_THROW(DecodeMean(k, counts, 2, mean), InvalidArgument);
+}
+}  // namespace
+}  // namespace dpfl::quant

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -122,12 +123,21 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Seed003TableB, TinyEntriesKeepRelativeAccuracy) {
   // σ = 0.05, k = 16, x = −1/2: the last three entries (naive orientation gives negative values).
-  const std::vector<Enclosure> pmf = QuantizedGaussianPmf(P("0.05", 16), Q("-1/2"), kBits);
-  const double expected[] = {2.44432331478318e-109, 1.84739120475831e-136, 1.16601430804809e-166};
+  // The spec's 15-digit values reproduce with σ = fl(0.05) = 3602879701896397/2^56 (the binary64
+  // nearest to 0.05; d log P/d log σ ≈ u² ≈ 900 turns its 5.6e-17 offset into ~3e-14 relative).
+  // With the exact σ = 1/20 our (rigorous) values differ from the printed ones by 2.6e-14..3.8e-14
+  // relative — documented here as our value, not bent to the spec.
+  const double spec[] = {2.44432331478318e-109, 1.84739120475831e-136, 1.16601430804809e-166};
+  const double exact_sigma[] = {2.4443233147831167e-109, 1.8473912047582503e-136, 1.166014308048046e-166};
+  const std::vector<Enclosure> pmf = QuantizedGaussianPmf(P("1/20", 16), Q("-1/2"), kBits);
+  const QuantizedGaussianParams fl{Rational(Int(3602879701896397LL), Int(72057594037927936LL)), 16, Q("1")};
+  const std::vector<Enclosure> pmf_fl = QuantizedGaussianPmf(fl, Q("-1/2"), kBits);
   for (int i = 0; i < 3; ++i) {
     const Enclosure& e = pmf[static_cast<size_t>(13 + i)];
-    EXPECT_NEAR(e.MidDouble(), expected[i], 1e-14 * expected[i]) << i;
-    EXPECT_LT(e.WidthDouble(), expected[i] * 1e-70) << i;
+    EXPECT_NEAR(e.MidDouble(), exact_sigma[i], 1e-15 * exact_sigma[i]) << i;
+    EXPECT_GT(std::abs(e.MidDouble() - spec[i]), 1e-14 * spec[i]) << i;  // the documented discrepancy
+    EXPECT_LT(e.WidthDouble(), exact_sigma[i] * 1e-70) << i;
+    EXPECT_NEAR(pmf_fl[static_cast<size_t>(13 + i)].MidDouble(), spec[i], 5e-15 * spec[i]) << i;
   }
 }
 
@@ -299,7 +309,7 @@ TEST(Seed003Errata, E9ExactDinfStaysBoundedWhileTheBoundDiverges) {
       ClampedGaussianDivergence(Q("1"), Q("1"), Q("1/2"), Q("-1/2"), RenyiOrder::Infinity(), 128);
   const QuantizedGaussianParams p = P("1", 1025);
   EXPECT_TRUE(CertainlyLess(QuantizedGaussianRdp(p, RenyiOrder::Infinity(), 128), clamp));
-  EXPECT_GT(QuantizedGaussianTheorem2(p, 128).bound.MidDouble(), 10.0);
+  EXPECT_GT(QuantizedGaussianTheorem2(p, 128).bound.MidDouble(), 5 * clamp.MidDouble());
 }
 
 // ---- vector forms -------------------------------------------------------------------------------
@@ -343,11 +353,13 @@ TEST(Seed003Benchmark, LargeKRdpValue) {
   const QuantizedGaussianParams p = P("1", 1L << 16);
   for (const RenyiOrder& order : {RenyiOrder::Finite(2), RenyiOrder::Kl(), RenyiOrder::Infinity()}) {
     const auto start = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start = std::clock();
     const Enclosure v = QuantizedGaussianRdp(p, order, 256);
+    const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("[benchmark] K=65536 sigma=1 C=1 order=%s: %.17g (width %.3g) in %.3f s\n",
+    std::printf("[benchmark] K=65536 sigma=1 C=1 order=%s: %.17g (width %.3g) in %.3f s wall, %.3f s cpu\n",
                 order.kind == RenyiOrder::Kind::kFinite ? "2" : order.kind == RenyiOrder::Kind::kKl ? "KL" : "inf",
-                v.MidDouble(), v.WidthDouble(), s);
+                v.MidDouble(), v.WidthDouble(), s, cpu);
     EXPECT_LE(v.WidthDouble(), std::abs(v.MidDouble()) * 1e-75);
   }
 }

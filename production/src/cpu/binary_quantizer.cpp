@@ -27,14 +27,22 @@ BinaryLevels Levels(double eps, double c, double r, bool alpha_as_printed) {
   if (!std::isfinite(alpha) || !(alpha > 1.0))
     throw InvalidArgument("eps", "alpha(eps) = (e^eps+1)/(e^eps-1) must be > 1 in double precision; eps = " +
                                      std::to_string(eps) + " is too large");
-  if (!std::isfinite(r * alpha) || !std::isfinite(c - r) || !std::isfinite(c + r))
-    throw InvalidArgument("r", "c +- r*alpha overflows double");
+  // Every derived constant must be finite and non-degenerate, or privacy silently breaks
+  // (found by fuzz_quantizer_inputs): a subnormal r makes 1/(2rα) infinite, q NaN and the
+  // output deterministic; a huge r makes 1/(2rα) zero and q ≡ 1/2. The output levels c ± rα
+  // must also be representable as floats, since decoded means are float32.
+  const double two_r_alpha = 2.0 * r * alpha, inv = 1.0 / two_r_alpha;
+  if (!std::isfinite(two_r_alpha) || !std::isfinite(inv) || !(inv > 0) || !std::isnormal(inv))
+    throw InvalidArgument("r", "radius " + std::to_string(r) + " gives a degenerate 1/(2 r alpha); use |r| in about [1e-300, 1e300]");
+  constexpr double kFloatMax = 3.4028234663852886e38;
+  if (!(std::fabs(c) + r * alpha <= kFloatMax))
+    throw InvalidArgument("c", "levels c +- r*alpha must lie within the float range (|c| + r*alpha <= 3.4e38)");
   if (alpha_as_printed) alpha = -alpha;  // seed-000 E1 mutant only
   BinaryLevels k{};
   k.c = c;
   k.r = r;
   k.alpha = alpha;
-  k.inv_two_r_alpha = 1.0 / (2.0 * r * alpha);
+  k.inv_two_r_alpha = 1.0 / (2.0 * r * alpha);  // = ±inv (sign follows α)
   k.lo = c - r;
   k.hi = c + r;
   return k;
@@ -115,6 +123,8 @@ void AccumulateBits(std::span<const std::uint64_t> bits, std::span<std::uint32_t
 void DecodeMean(const BinaryLevels& levels, std::span<const std::uint32_t> counts, std::uint32_t n,
                 std::span<float> mean) {
   if (n == 0) throw InvalidArgument("n", "cannot average zero messages");
+  for (std::size_t j = 0; j < counts.size(); ++j)
+    if (counts[j] > n) throw InvalidArgument("counts", "count[" + std::to_string(j) + "] exceeds the number of messages n");
   if (mean.size() != counts.size()) throw InvalidArgument("mean", "size differs from counts");
   const double ra = levels.r * levels.alpha;
   for (std::size_t j = 0; j < counts.size(); ++j)

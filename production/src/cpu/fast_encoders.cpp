@@ -107,7 +107,8 @@ DPFL_ALWAYS_INLINE void ChaCha16Blocks(const rng::StreamKey& key, const rng::Str
 DPFL_ALWAYS_INLINE void Philox8(U64x8 c[4], std::uint32_t k0, std::uint32_t k1) {
   const U64x8 mask = U64x8{} + 0xffffffffull;
   for (int round = 0; round < 10; ++round) {
-    const U64x8 p0 = c[0] * 0xD2511F53ull, p1 = c[2] * 0xCD9E8D57ull;
+    // Operands masked to 32 bits so the compiler can use 32×32→64 multiplies (vpmuludq).
+    const U64x8 p0 = (c[0] & mask) * 0xD2511F53ull, p1 = (c[2] & mask) * 0xCD9E8D57ull;
     const U64x8 n0 = (p1 >> 32) ^ c[1] ^ k0, n2 = (p0 >> 32) ^ c[3] ^ k1;
     c[0] = n0;
     c[1] = p1 & mask;

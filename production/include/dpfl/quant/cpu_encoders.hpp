@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -19,9 +20,13 @@
 namespace dpfl::quant::detail {
 
 // Runs fn(first_word, last_word) over [0, words) split across threads.
+inline constexpr int kMaxThreads = 256;
+
 template <class Fn>
 void ForWordRanges(std::size_t words, int threads, Fn&& fn) {
-  if (threads <= 1 || words < 64) {
+  if (threads < 1 || threads > kMaxThreads)
+    throw InvalidArgument("threads", "must be in [1, 256], got " + std::to_string(threads));
+  if (threads == 1 || words < 64) {
     fn(std::size_t{0}, words);
     return;
   }

@@ -30,7 +30,7 @@ namespace dpfl::ref {
 
 struct SgmOptions {
   int precision_bits = kDefaultAccountingPrecisionBits;
-  int max_terms = 600;            // fractional orders: series terms (each series)
+  int max_terms = 200;            // fractional orders: series terms (each series)
   Rational relative_tolerance = Rational(1, 1000000) * Rational(1, 1000000) * Rational(1, 1000000) *
                                 Rational(1, 1000000) * Rational(1, 1000000);  // 1e-30
 };

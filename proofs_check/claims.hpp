@@ -1,0 +1,85 @@
+// dpfl-proofs — the claims catalog: every proposition, theorem, lemma, algorithmic claim and
+// [DERIVED] spec statement of the five papers, each with a check that evaluates it with the exact
+// reference (rationals; MPFI/MPFR enclosures where transcendental functions enter).
+//
+// Verdicts (a finding, not a test result):
+//   PASS            holds on every instance checked;
+//   FAIL            a counterexample was found (the smallest one, in exact form);
+//   PASS_CORRECTED  fails as printed (counterexample reported) and holds in the spec's corrected
+//                   form (both are run);
+//   INCONCLUSIVE    cannot be settled by finite checking (e.g. an asymptotic claim): the note says
+//                   what was checked and the observed trend.
+//
+// Each claim also records the verdict the catalog *expects* (`expected`), written from the spec,
+// not from a run: ctest asserts verdict == expected for every claim, so a regression in the
+// reference (or a wrong spec statement discovered later) flips a test.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dpfl::proofs {
+
+enum class Status { kPass, kFail, kPassCorrected, kInconclusive };
+const char* StatusName(Status s);
+
+struct Verdict {
+  Status status = Status::kPass;
+  std::uint64_t instances_checked = 0;
+  std::string counterexample;  // exact form; empty when none
+  std::string note;            // what was checked, trends, the corrected form used
+};
+
+struct CheckOptions {
+  bool quick = false;  // smaller grids / fewer random instances (ctest)
+  std::uint64_t seed = 20261121;
+};
+
+struct Claim {
+  std::string id;         // e.g. "000/Thm1/eq4"
+  std::string seed;       // "000" … "004"
+  std::string statement;  // the paper's statement in one line
+  std::string spec_ref;   // spec section, e.g. "spec 000 §4.2"
+  std::vector<std::string> errata;  // e.g. {"E12"}
+  Status expected;        // the verdict the catalog expects (from the spec)
+  std::function<Verdict(const CheckOptions&)> check;
+};
+
+using Catalog = std::vector<Claim>;
+
+void AddSeed000Claims(Catalog& catalog);
+void AddSeed001Claims(Catalog& catalog);
+void AddSeed002Claims(Catalog& catalog);
+void AddSeed003Claims(Catalog& catalog);
+void AddSeed004Claims(Catalog& catalog);
+
+Catalog FullCatalog();
+
+// Helpers for checks: accumulate instances and remember the first (smallest) counterexample.
+class Search {
+ public:
+  void Count(std::uint64_t n = 1) { instances_ += n; }
+  // Records a violation once: the caller enumerates instances from small to large, so the first
+  // one recorded is the smallest in the enumeration order.
+  void Violation(const std::string& description) {
+    if (counterexample_.empty()) counterexample_ = description;
+    ++violations_;
+  }
+  bool Violated() const { return violations_ > 0; }
+  std::uint64_t instances() const { return instances_; }
+  std::uint64_t violations() const { return violations_; }
+  const std::string& counterexample() const { return counterexample_; }
+  Verdict AsVerdict(const std::string& note) const;
+
+ private:
+  std::uint64_t instances_ = 0, violations_ = 0;
+  std::string counterexample_;
+};
+
+// PASS_CORRECTED from two searches (as printed must fail, corrected must pass); otherwise the
+// honest verdict: FAIL if the corrected form fails too, PASS if the printed form never failed.
+Verdict CompareVariants(const Search& as_printed, const Search& corrected, const std::string& note);
+
+}  // namespace dpfl::proofs

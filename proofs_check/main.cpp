@@ -1,0 +1,171 @@
+// dpfl-proofs — runs the claims catalog and reports verdicts.
+//
+//   dpfl-proofs [--seed 000|001|002|003|004] [--claim ID] [--quick] [--json | --markdown]
+//               [--expect]
+//
+// Exit codes: 0 the run completed (verdicts are findings, not failures); 2 bad arguments;
+// with --expect, 1 if any verdict differs from the catalog's expected verdict (used by ctest).
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "claims.hpp"
+#include "dpfl/error.hpp"
+
+namespace {
+
+using dpfl::proofs::Claim;
+using dpfl::proofs::StatusName;
+using dpfl::proofs::Verdict;
+
+struct Row {
+  const Claim* claim;
+  Verdict verdict;
+  double seconds;
+};
+
+std::string MarkdownEscape(std::string s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '|') out += "\\|";
+    else if (ch == '\n') out += ' ';
+    else out += ch;
+  }
+  return out;
+}
+
+const char* SeedTitle(const std::string& seed) {
+  static const std::map<std::string, const char*> titles = {
+      {"000", "Seed 000 — CorBin-FL (correlated binary quantization)"},
+      {"001", "Seed 001 — CoQ-FL / LDP-FedCR draft"},
+      {"002", "Seed 002 — CEPAM / RSUQ"},
+      {"003", "Seed 003 — quantized Gaussian mechanism, Rényi DP"},
+      {"004", "Seed 004 — DPFL-BNN (binary FL, randomized response)"}};
+  auto it = titles.find(seed);
+  return it == titles.end() ? "Other" : it->second;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"dpfl-proofs: machine-checks every claim of the five papers with the exact reference"};
+  std::string seed, claim_id;
+  bool quick = false, json = false, markdown = false, expect = false;
+  app.add_option("--seed", seed, "only this paper: 000, 001, 002, 003 or 004")
+      ->check(CLI::IsMember({"000", "001", "002", "003", "004"}));
+  app.add_option("--claim", claim_id, "only this claim id (e.g. 000/Thm1/eq4)");
+  app.add_flag("--quick", quick, "smaller grids and fewer random instances (ctest)");
+  auto* json_flag = app.add_flag("--json", json, "JSON output");
+  auto* md_flag = app.add_flag("--markdown", markdown, "Markdown report (docs/proofs-report.md)");
+  json_flag->excludes(md_flag);
+  app.add_flag("--expect", expect, "exit 1 if any verdict differs from the catalog's expected verdict");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string what = e.what();
+    for (char& ch : what)
+      if (ch == '\n') ch = ' ';
+    std::cerr << "dpfl-proofs: error: " << what << " (see --help)\n";
+    return 2;
+  }
+
+  const dpfl::proofs::Catalog catalog = dpfl::proofs::FullCatalog();
+  if (!claim_id.empty()) {
+    bool found = false;
+    for (const Claim& c : catalog) found = found || c.id == claim_id;
+    if (!found) {
+      std::cerr << "dpfl-proofs: error: --claim: unknown claim id '" << claim_id << "' (see --json for the list)\n";
+      return 2;
+    }
+  }
+  dpfl::proofs::CheckOptions options;
+  options.quick = quick;
+  std::vector<Row> rows;
+  const auto start_all = std::chrono::steady_clock::now();
+  for (const Claim& c : catalog) {
+    if (!seed.empty() && c.seed != seed) continue;
+    if (!claim_id.empty() && c.id != claim_id) continue;
+    const auto start = std::chrono::steady_clock::now();
+    Verdict v;
+    try {
+      v = c.check(options);
+    } catch (const std::exception& e) {
+      // A check that cannot complete is reported, never hidden: it cannot be a PASS.
+      v.status = dpfl::proofs::Status::kInconclusive;
+      v.note = std::string("check aborted: ") + e.what();
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!json && !markdown)
+      std::cerr << c.id << ": " << StatusName(v.status) << " (" << v.instances_checked << " instances, " << secs << " s)\n";
+    rows.push_back({&c, v, secs});
+  }
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_all).count();
+
+  int mismatches = 0;
+  for (const Row& r : rows)
+    if (r.verdict.status != r.claim->expected) {
+      ++mismatches;
+      std::cerr << "dpfl-proofs: " << r.claim->id << " verdict " << StatusName(r.verdict.status) << " but the catalog expects "
+                << StatusName(r.claim->expected) << " — " << r.verdict.counterexample << " " << r.verdict.note << "\n";
+    }
+
+  if (json) {
+    nlohmann::json out;
+    out["claims"] = nlohmann::json::array();
+    for (const Row& r : rows) {
+      out["claims"].push_back({{"id", r.claim->id},
+                               {"seed", r.claim->seed},
+                               {"statement", r.claim->statement},
+                               {"spec_ref", r.claim->spec_ref},
+                               {"errata", r.claim->errata},
+                               {"status", StatusName(r.verdict.status)},
+                               {"expected", StatusName(r.claim->expected)},
+                               {"instances_checked", r.verdict.instances_checked},
+                               {"counterexample", r.verdict.counterexample},
+                               {"note", r.verdict.note},
+                               {"seconds", r.seconds}});
+    }
+    out["quick"] = quick;
+    out["seconds"] = total;
+    std::cout << out.dump(2) << "\n";
+  } else if (markdown) {
+    std::ostringstream md;
+    md << "# Proofs report\n\nGenerated by `dpfl-proofs --markdown" << (quick ? " --quick" : "")
+       << "` (do not edit by hand). Every claim of the five papers, checked by the exact reference: "
+          "rationals where the math is rational, MPFI/MPFR enclosures otherwise; inequalities are decided "
+          "exactly, never with a tolerance.\n\n"
+          "Verdicts: **PASS** holds on every instance; **FAIL** a counterexample was found (smallest in the "
+          "enumeration order, exact); **PASS_CORRECTED** fails as printed, holds in the spec's corrected form; "
+          "**INCONCLUSIVE** an asymptotic claim, with what was checked and the trend.\n\n";
+    std::map<std::string, int> counts;
+    for (const Row& r : rows) ++counts[StatusName(r.verdict.status)];
+    md << "Summary: " << rows.size() << " claims";
+    for (const auto& [name, n] : counts) md << ", " << n << " " << name;
+    md << "; run time " << static_cast<int>(total + 0.5) << " s.\n";
+    std::string current;
+    for (const Row& r : rows) {
+      if (r.claim->seed != current) {
+        current = r.claim->seed;
+        md << "\n## " << SeedTitle(current) << "\n\n| id | statement | spec | errata | verdict | instances | "
+              "counterexample / note |\n|---|---|---|---|---|---|---|\n";
+      }
+      std::string errata;
+      for (const std::string& e : r.claim->errata) errata += (errata.empty() ? "" : ", ") + e;
+      std::string detail = r.verdict.counterexample.empty() ? r.verdict.note
+                                                            : "**" + r.verdict.counterexample + "** — " + r.verdict.note;
+      md << "| `" << r.claim->id << "` | " << MarkdownEscape(r.claim->statement) << " | " << r.claim->spec_ref << " | "
+         << errata << " | " << StatusName(r.verdict.status) << " | " << r.verdict.instances_checked << " | "
+         << MarkdownEscape(detail) << " |\n";
+    }
+    std::cout << md.str();
+  } else {
+    std::cerr << rows.size() << " claims in " << total << " s\n";
+  }
+  return (expect && mismatches > 0) ? 1 : 0;
+}
