@@ -253,7 +253,8 @@ HarnessResult RunHarness(LevelsFn make_levels) {
     add(Kind::kLagOne,
         stat::ChiSquareGof(LagOneCounts(b1), ToProbs(Rational(qm * qm), Rational(qm * p), Rational(p * qm), Rational(p * p))));
   }
-  // Aggregate: n = 10 clients, 4 pairs + 2 solo; each client's bits decoded with DecodeBit<Faults>.
+  // Aggregate: n = 10 clients, 4 pairs + 2 solo; counts of "+" bits (AccumulateBits) decoded by
+  // the production aggregation code DecodeMeanT<Faults> (DecodeMean = DecodeMeanT<NoFaults>).
   {
     const Rational E(5, 2), c(1, 4), r(3, 4);
     const int d = 4;
@@ -272,13 +273,10 @@ HarnessResult RunHarness(LevelsFn make_levels) {
     const double target = ToDouble(mean_x), mse = ToDouble(agg.mse);
     const q::BinaryLevels lv = make_levels(std::log(ToDouble(E)), ToDouble(c), ToDouble(r));
     const q::StreamContext ctx = Context(0xA66, 3);
-    std::vector<double> sum(kAggregateParams, 0.0);
+    std::vector<std::uint32_t> counts(kAggregateParams, 0);
     const std::size_t aw = q::PackedWords(kAggregateParams);
     std::vector<std::uint64_t> x1(aw), x2(aw);
-    auto decode = [&](const std::vector<std::uint64_t>& bits) {
-      for (std::size_t j = 0; j < kAggregateParams; ++j)
-        sum[j] += q::DecodeBit<Faults>(((bits[j / 64] >> (j % 64)) & 1u) != 0, lv);
-    };
+    auto decode = [&](const std::vector<std::uint64_t>& bits) { q::AccumulateBits(bits, counts); };
     for (std::size_t pi = 0; pi < layout.pairs.size(); ++pi) {
       const auto [i, k] = layout.pairs[pi];
       const std::vector<float> w1(kAggregateParams, wf[i]), w2(kAggregateParams, wf[k]);
@@ -292,9 +290,11 @@ HarnessResult RunHarness(LevelsFn make_levels) {
       q::detail::EncodeLdpqT<Faults>(lv, w, ctx, static_cast<std::uint32_t>(i), x1, 1);
       decode(x1);
     }
+    std::vector<float> mean(kAggregateParams);
+    q::detail::DecodeMeanT<Faults>(lv, counts, 10, mean);
     std::vector<double> e(kAggregateParams), e2(kAggregateParams);
     for (std::size_t j = 0; j < kAggregateParams; ++j) {
-      e[j] = sum[j] / 10.0 - target;
+      e[j] = static_cast<double>(mean[j]) - target;
       e2[j] = e[j] * e[j];
     }
     const stat::MeanTest bias = stat::ZTestMean(e, 0.0, std::sqrt(mse));

@@ -122,13 +122,7 @@ void AccumulateBits(std::span<const std::uint64_t> bits, std::span<std::uint32_t
 
 void DecodeMean(const BinaryLevels& levels, std::span<const std::uint32_t> counts, std::uint32_t n,
                 std::span<float> mean) {
-  if (n == 0) throw InvalidArgument("n", "cannot average zero messages");
-  for (std::size_t j = 0; j < counts.size(); ++j)
-    if (counts[j] > n) throw InvalidArgument("counts", "count[" + std::to_string(j) + "] exceeds the number of messages n");
-  if (mean.size() != counts.size()) throw InvalidArgument("mean", "size differs from counts");
-  const double ra = levels.r * levels.alpha;
-  for (std::size_t j = 0; j < counts.size(); ++j)
-    mean[j] = static_cast<float>(levels.c + ra * (2.0 * counts[j] / n - 1.0));
+  detail::DecodeMeanT<NoFaults>(levels, counts, n, mean);
 }
 
 }  // namespace dpfl::quant

@@ -165,4 +165,19 @@ void EncodeCorBinQPairT(const BinaryLevels& levels, std::span<const float> w1, s
   }
 }
 
+// Mean of n decoded messages from the per-parameter counts of "+" bits, decoding each bit with
+// DecodeBit<Faults> (c ± rα): mean = (count·plus + (n − count)·minus)/n. DecodeMean is
+// DecodeMeanT<NoFaults>; the kDecodeZeroOne mutant runs through this same code.
+template <class Faults>
+void DecodeMeanT(const BinaryLevels& levels, std::span<const std::uint32_t> counts, std::uint32_t n,
+                 std::span<float> mean) {
+  if (n == 0) throw InvalidArgument("n", "cannot average zero messages");
+  if (mean.size() != counts.size()) throw InvalidArgument("mean", "size differs from counts");
+  const double plus = DecodeBit<Faults>(true, levels), minus = DecodeBit<Faults>(false, levels);
+  for (std::size_t j = 0; j < counts.size(); ++j) {
+    if (counts[j] > n) throw InvalidArgument("counts", "count[" + std::to_string(j) + "] exceeds the number of messages n");
+    mean[j] = static_cast<float>((counts[j] * plus + (n - counts[j]) * minus) / n);
+  }
+}
+
 }  // namespace dpfl::quant::detail
