@@ -5,6 +5,8 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config clang
+  libclang-rt-14-dev                   # libFuzzer + sanitizer runtimes for the clang fuzz build
+  zlib1g-dev                           # gzip IDX data sets
   libboost-dev          # Boost.Multiprecision, Boost.Math
   libgmp-dev libmpfr-dev libmpfi-dev   # exact rationals, MPFR, rigorous intervals
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev

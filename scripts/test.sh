@@ -28,7 +28,7 @@ run_fuzz() {  # clang + libFuzzer, fuzz targets only
     return
   fi
   echo "== configure (fuzz, clang)"
-  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDPFL_CUDA=OFF >/dev/null
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDPFL_CUDA=OFF -DDPFL_TORCH=OFF >/dev/null
   echo "== build (fuzz)"
   cmake --build build-fuzz -j "$JOBS" --target fuzz_quantizer_inputs fuzz_quantizer_bias
   echo "== test (fuzz)"
