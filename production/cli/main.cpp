@@ -9,6 +9,7 @@
 #include "dpfl/error.hpp"
 #include "bench_command.hpp"
 #include "sample_command.hpp"
+#include "train_command.hpp"
 
 namespace {
 
@@ -31,6 +32,8 @@ int main(int argc, char** argv) {
   std::vector<Command> commands;
   dpfl::cli::RegisterSampleCommand(app, commands);
   dpfl::cli::RegisterBenchCommand(app, commands);
+  dpfl::cli::RegisterTrainCommand(app, commands);
+  dpfl::cli::RegisterVerifyCommand(app, commands);
   // Name an unknown (sub)command: CLI11 would only say that one is required.
   auto known = [&](const std::string& name, bool top_level) {
     for (const Command& command : commands) {
@@ -42,7 +45,17 @@ int main(int argc, char** argv) {
     }
     return false;
   };
+  // A second word is a subcommand only when the first command is a group (sample, bench);
+  // otherwise it is a positional argument (e.g. `dpfl verify-certificate FILE`).
+  auto is_group = [&](const std::string& name) {
+    for (const Command& command : commands) {
+      const CLI::App* parent = command.app->get_parent();
+      if (parent != nullptr && parent != &app && parent->get_name() == name) return true;
+    }
+    return false;
+  };
   for (int depth = 1; depth <= 2 && depth < argc && argv[depth][0] != '-'; ++depth) {
+    if (depth == 2 && !is_group(argv[1])) break;
     if (!known(argv[depth], depth == 1)) {
       std::cerr << "dpfl: error: unknown " << (depth == 1 ? std::string("command") : std::string("subcommand of ") + argv[1])
                 << " '" << argv[depth] << "' (see --help)\n";

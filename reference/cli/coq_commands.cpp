@@ -1,5 +1,6 @@
 // dpfl-ref coq — seed-001 §7 items 1–10 (CoQ-FL / LDP-FedCR pair) from the command line.
 #include "cli_common.hpp"
+#include "dpfl/ref/coq_budget.hpp"
 #include "dpfl/ref/coq.hpp"
 
 namespace dpfl::cli {
@@ -79,6 +80,29 @@ void RegisterCoqCommands(CLI::App& root, std::vector<Command>& commands) {
       return CoqJson(args->privacy.ExactE(), c, r, wA, wB, d, px, list, true, 0);
     return CoqJson(args->privacy.EnclosedE(), c, r, wA, wB, d, px, list, false, args->privacy.precision_bits);
   }});
+
+  {
+    auto* app = root.add_subcommand(
+        "coq-budget", "seed 001 D10: eps_cor that matches independent LDP-FL's worst-case pair variance at eps_ind "
+                      "(the draft's '50% of the privacy budget' claim, E16)");
+    struct Args { std::string eps; int precision = 256; };
+    auto args = std::make_shared<Args>();
+    app->add_option("--eps-ind", args->eps, "independent LDP-FL budget eps_ind > 0 (decimal, read exactly)")->required();
+    app->add_option("--precision", args->precision, "MPFR bits (default 256)");
+    commands.push_back({app, [args]() {
+      const ref::BudgetEquivalence b = ref::CoqBudgetEquivalence(ParseFlag(args->eps, "--eps-ind"), args->precision);
+      JsonResult out(false, args->precision);
+      out.Put("alpha_ind", b.alpha_ind);
+      out.Put("eps_cor_loose", b.eps_cor_loose);
+      out.Put("ratio_loose", b.ratio_loose);
+      out.Put("eps_cor_exact", b.eps_cor_exact);
+      out.Put("ratio_exact", b.ratio_exact);
+      out.PutRaw("log", "natural");
+      out.PutRaw("notes", "loose: alpha_cor = sqrt(2) alpha_ind (the draft's bounds); exact: the admissible sup of "
+                          "spec 001 §4.6(d); eps = ln((alpha+1)/(alpha-1))");
+      return std::move(out).Finish();
+    }});
+  }
 }
 
 }  // namespace dpfl::cli

@@ -1,6 +1,7 @@
 // dpfl-ref ldpq / corbinq — spec 000 §7 R1–R6 from the command line.
 #include "cli_common.hpp"
 #include "dpfl/ref/corbinq.hpp"
+#include "dpfl/ref/experiment8.hpp"
 #include "dpfl/ref/ldpq.hpp"
 
 namespace dpfl::cli {
@@ -89,6 +90,41 @@ void RegisterQuantizerCommands(CLI::App& root, std::vector<Command>& commands) {
         return CorBinQJson(args->privacy.ExactE(), c, r, w1, w2, args->d, line14, true, 0);
       return CorBinQJson(args->privacy.EnclosedE(), c, r, w1, w2, args->d, line14, false,
                          args->privacy.precision_bits);
+    }});
+  }
+  {
+    auto* app = root.add_subcommand(
+        "surface", "seed 000 Experiment 8 (R12): exact pair-MSE surfaces of CorBinQ and of two independent LDPQ");
+    struct Args { std::string E, c = "0", r = "1/2"; int d = 5, grid = 10; };
+    auto args = std::make_shared<Args>();
+    app->add_option("--E", args->E, "E = e^eps > 1, exact rational")->required();
+    app->add_option("--d", args->d, "shared bits, 0..62 (default 5)");
+    app->add_option("--grid", args->grid, "grid intervals per axis, 1..512 (default 10)");
+    app->add_option("--c", args->c, "center (default 0, as in Exp. 8)");
+    app->add_option("--r", args->r, "radius (default 1/2, as in Exp. 8)");
+    commands.push_back({app, [args]() {
+      const Rational E = ParseFlag(args->E, "--E");
+      if (!(E > 1)) throw InvalidArgument("--E", "must satisfy E > 1");
+      const ref::Experiment8Surface s =
+          ref::Experiment8(E, args->d, args->grid, ParseFlag(args->c, "--c"), ParseFlag(args->r, "--r"));
+      json out;
+      out["w"] = json::array();
+      for (const Rational& w : s.w) out["w"].push_back(ref::ToExactString(w));
+      out["corbinq_mse"] = json::array();
+      out["ldpq_pair_mse"] = json::array();
+      for (std::size_t i = 0; i < s.w.size(); ++i) {
+        json a = json::array(), b = json::array();
+        for (std::size_t j = 0; j < s.w.size(); ++j) {
+          a.push_back(ref::ToExactString(s.corbinq[i][j]));
+          b.push_back(ref::ToExactString(s.ldpq[i][j]));
+        }
+        out["corbinq_mse"].push_back(a);
+        out["ldpq_pair_mse"].push_back(b);
+      }
+      out["d"] = args->d;
+      out["exact"] = true;
+      out["notes"] = "rows: w1 = w[i]; columns: w2 = w[j]; MSE of the pair sum E[(Q1+Q2-w1-w2)^2]";
+      return out;
     }});
   }
 }

@@ -126,3 +126,35 @@ TEST(DecodeMean, RejectsCountsAboveN) {
 }
 }  // namespace
 }  // namespace dpfl::quant
+
+namespace dpfl::quant {
+namespace {
+// The two-key form: the shared bits follow the pair key, the private coins the client key. With
+// the same client key and a different pair key the tie-free parameters may change only through
+// Z; with a different client key and the same pair key, the output changes (private coins).
+TEST(EncodeCorBinQ, PrivateCoinsComeFromTheClientKeyNotThePairKey) {
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<float> w(64 * 50, 0.1f);
+  StreamContext pair_a, pair_b, client_a, client_b;
+  pair_a.key.words[0] = 1;
+  pair_b.key.words[0] = 2;
+  client_a.key.words[0] = 3;
+  client_b.key.words[0] = 4;
+  std::vector<std::uint64_t> base(PackedWords(w.size())), other(PackedWords(w.size()));
+  EncodeCorBinQ(k, w, 0, PairRole::kQ1, pair_a, client_a, 0, 0, base);
+  // d = 0: no shared bits are used, so the pair key must not matter at all …
+  EncodeCorBinQ(k, w, 0, PairRole::kQ1, pair_b, client_a, 0, 0, other);
+  EXPECT_EQ(base, other);
+  // … while the client key decides every bit.
+  EncodeCorBinQ(k, w, 0, PairRole::kQ1, pair_a, client_b, 0, 0, other);
+  EXPECT_NE(base, other);
+  // The one-key simulation form equals the two-key form with the same key twice.
+  EncodeCorBinQ(k, w, 5, PairRole::kQ2, pair_a, pair_a, 3, 7, base);
+  EncodeCorBinQ(k, w, 5, PairRole::kQ2, pair_a, 3, 7, other);
+  EXPECT_EQ(base, other);
+  StreamContext philox = client_a;
+  philox.generator = rng::Generator::kPhilox4x32;
+  EXPECT_THROW(EncodeCorBinQ(k, w, 5, PairRole::kQ1, pair_a, philox, 0, 0, base), InvalidArgument);
+}
+}  // namespace
+}  // namespace dpfl::quant

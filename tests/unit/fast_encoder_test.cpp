@@ -62,7 +62,7 @@ TEST(FastEncoders, BitIdenticalToScalarLoops) {
             detail::EncodeCorBinQT<NoFaults>(k, w, d, role, ctx, 4, 9, expected, threads);
             for (fast::Isa isa : SupportedIsas()) {
               std::fill(actual.begin(), actual.end(), 0x5555555555555555ull);
-              fast::EncodeCorBinQFast(k, w, d, role, ctx, 4, 9, actual, threads, isa);
+              fast::EncodeCorBinQFast(k, w, d, role, ctx, ctx, 4, 9, actual, threads, isa);
               EXPECT_EQ(actual, expected) << "corbinq m=" << m << " d=" << d << " isa=" << static_cast<int>(isa);
               ++compared;
             }

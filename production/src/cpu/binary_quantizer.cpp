@@ -92,7 +92,22 @@ void EncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const Stre
 void EncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
                    const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
                    std::span<std::uint64_t> bits, int threads) {
-  fast::EncodeCorBinQFast(levels, w, d, role, ctx, pair, client, bits, threads, Isa());
+  fast::EncodeCorBinQFast(levels, w, d, role, ctx, ctx, pair, client, bits, threads, Isa());
+}
+
+void EncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
+                   const StreamContext& shared_ctx, const StreamContext& private_ctx, std::uint32_t pair,
+                   std::uint32_t client, std::span<std::uint64_t> bits, int threads) {
+  fast::EncodeCorBinQFast(levels, w, d, role, shared_ctx, private_ctx, pair, client, bits, threads, Isa());
+}
+
+void EncodeCoq(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role, double p_x,
+               const StreamContext& shared_ctx, const StreamContext& private_ctx, std::uint32_t pair,
+               std::uint32_t client, std::span<std::uint64_t> bits, int threads) {
+  if (!(p_x == 0.5))
+    throw InvalidArgument("p_x", "the production CoQ-FL path supports the codebook bias p_x = 1/2 only, got " +
+                                     std::to_string(p_x));
+  EncodeCorBinQ(levels, w, d, role, shared_ctx, private_ctx, pair, client, bits, threads);
 }
 
 void EncodeCorBinQPair(const BinaryLevels& levels, std::span<const float> w1, std::span<const float> w2, int d,

@@ -190,13 +190,14 @@ DPFL_ALWAYS_INLINE std::uint64_t OrLanes(U64x8 a) {
 }
 
 DPFL_ALWAYS_INLINE void EncodeBody(const BinaryLevels& k, const float* w, const StreamContext& ctx,
+                                   const StreamContext& shared_ctx,
                                    const rng::StreamAddress& private_addr, const rng::StreamAddress* shared_addr,
                                    const DecisionSpec& spec, std::uint64_t* bits, std::size_t word_lo,
                                    std::size_t word_hi) {
   U64x8 priv[16], shared[16] = {};
   for (std::size_t word = word_lo; word < word_hi; word += 2) {
     Uniforms128(ctx, private_addr, word, priv);
-    if (shared_addr != nullptr) Uniforms128(ctx, *shared_addr, word, shared);
+    if (shared_addr != nullptr) Uniforms128(shared_ctx, *shared_addr, word, shared);
     for (int h = 0; h < 2; ++h) {
       U64x8 acc = U64x8{};
       for (int g = 0; g < 8; ++g)  // parameters 64·(word + h) + 8g … + 7 → bits 8g … 8g + 7
@@ -208,23 +209,25 @@ DPFL_ALWAYS_INLINE void EncodeBody(const BinaryLevels& k, const float* w, const 
 }
 
 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"))) void EncodeAvx512(
-    const BinaryLevels& k, const float* w, const StreamContext& ctx, const rng::StreamAddress& pa,
-    const rng::StreamAddress* sa, const DecisionSpec& spec, std::uint64_t* bits, std::size_t lo, std::size_t hi) {
-  EncodeBody(k, w, ctx, pa, sa, spec, bits, lo, hi);
+    const BinaryLevels& k, const float* w, const StreamContext& ctx, const StreamContext& sctx,
+    const rng::StreamAddress& pa, const rng::StreamAddress* sa, const DecisionSpec& spec, std::uint64_t* bits,
+    std::size_t lo, std::size_t hi) {
+  EncodeBody(k, w, ctx, sctx, pa, sa, spec, bits, lo, hi);
 }
 __attribute__((target("avx2,bmi2"))) void EncodeAvx2(const BinaryLevels& k, const float* w,
-                                                     const StreamContext& ctx, const rng::StreamAddress& pa,
+                                                     const StreamContext& ctx, const StreamContext& sctx,
+                                                     const rng::StreamAddress& pa,
                                                      const rng::StreamAddress* sa, const DecisionSpec& spec,
                                                      std::uint64_t* bits, std::size_t lo, std::size_t hi) {
-  EncodeBody(k, w, ctx, pa, sa, spec, bits, lo, hi);
+  EncodeBody(k, w, ctx, sctx, pa, sa, spec, bits, lo, hi);
 }
-void EncodeBaseline(const BinaryLevels& k, const float* w, const StreamContext& ctx,
+void EncodeBaseline(const BinaryLevels& k, const float* w, const StreamContext& ctx, const StreamContext& sctx,
                     const rng::StreamAddress& pa, const rng::StreamAddress* sa, const DecisionSpec& spec,
                     std::uint64_t* bits, std::size_t lo, std::size_t hi) {
-  EncodeBody(k, w, ctx, pa, sa, spec, bits, lo, hi);
+  EncodeBody(k, w, ctx, sctx, pa, sa, spec, bits, lo, hi);
 }
 
-using EncodeFn = void (*)(const BinaryLevels&, const float*, const StreamContext&,
+using EncodeFn = void (*)(const BinaryLevels&, const float*, const StreamContext&, const StreamContext&,
                           const rng::StreamAddress&, const rng::StreamAddress*, const DecisionSpec&, std::uint64_t*,
                           std::size_t, std::size_t);
 
@@ -241,7 +244,7 @@ EncodeFn Select(Isa isa) {
 // reference loop handles the rest (an odd first word, the last partial word).
 template <class ScalarFn>
 void EncodeRange(EncodeFn simd, const BinaryLevels& k, std::span<const float> w, const StreamContext& ctx,
-                 const rng::StreamAddress& pa, const rng::StreamAddress* sa, const DecisionSpec& spec,
+                 const StreamContext& sctx, const rng::StreamAddress& pa, const rng::StreamAddress* sa, const DecisionSpec& spec,
                  std::span<std::uint64_t> bits, std::size_t lo, std::size_t hi, ScalarFn&& scalar) {
   const std::size_t full_words = w.size() / 64;
   std::size_t simd_lo = lo + (lo % 2), simd_hi = hi < full_words ? hi : full_words;
@@ -251,7 +254,7 @@ void EncodeRange(EncodeFn simd, const BinaryLevels& k, std::span<const float> w,
     return;
   }
   if (lo < simd_lo) scalar(lo, simd_lo);
-  simd(k, w.data(), ctx, pa, sa, spec, bits.data(), simd_lo, simd_hi);
+  simd(k, w.data(), ctx, sctx, pa, sa, spec, bits.data(), simd_lo, simd_hi);
   if (simd_hi < hi) scalar(simd_hi, hi);
 }
 
@@ -274,7 +277,7 @@ void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const 
   const DecisionSpec spec{false, false, false, 0};
   const EncodeFn simd = Select(isa);
   detail::ForWordRanges(PackedWords(w.size()), threads, [&](std::size_t lo, std::size_t hi) {
-    EncodeRange(simd, levels, w, ctx, pa, nullptr, spec, bits, lo, hi, [&](std::size_t a, std::size_t b) {
+    EncodeRange(simd, levels, w, ctx, ctx, pa, nullptr, spec, bits, lo, hi, [&](std::size_t a, std::size_t b) {
       std::uint64_t u[64];
       for (std::size_t word = a; word < b; ++word) {
         detail::UniformsForWord(ctx, pa, word, u);
@@ -288,20 +291,22 @@ void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const 
 }
 
 void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
-                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
-                       std::span<std::uint64_t> bits, int threads, Isa isa) {
+                       const StreamContext& shared_ctx, const StreamContext& ctx, std::uint32_t pair,
+                       std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa) {
+  if (shared_ctx.generator != ctx.generator)
+    throw InvalidArgument("generator", "shared and private streams must use the same generator");
   ValidateWeights(w, bits.size());
   ValidateSharedBits(d);
   detail::CheckIndexRange(ctx, w.size());
   const rng::StreamAddress pa{ctx.round, client, rng::Purpose::kPrivateCoin};
-  const rng::StreamAddress sa{ctx.round, pair, rng::Purpose::kSharedBits};
+  const rng::StreamAddress sa{shared_ctx.round, pair, rng::Purpose::kSharedBits};
   const DecisionSpec spec = role == PairRole::kQ1 ? DecisionSpec{false, false, true, d} : DecisionSpec{true, true, true, d};
   const EncodeFn simd = Select(isa);
   detail::ForWordRanges(PackedWords(w.size()), threads, [&](std::size_t lo, std::size_t hi) {
-    EncodeRange(simd, levels, w, ctx, pa, &sa, spec, bits, lo, hi, [&](std::size_t a, std::size_t b) {
+    EncodeRange(simd, levels, w, ctx, shared_ctx, pa, &sa, spec, bits, lo, hi, [&](std::size_t a, std::size_t b) {
       std::uint64_t shared[64], priv[64];
       for (std::size_t word = a; word < b; ++word) {
-        detail::UniformsForWord(ctx, sa, word, shared);
+        detail::UniformsForWord(shared_ctx, sa, word, shared);
         detail::UniformsForWord(ctx, pa, word, priv);
         std::uint64_t out = 0;
         for (std::size_t j = 0, n = detail::BitsInWord(w.size(), word); j < n; ++j) {

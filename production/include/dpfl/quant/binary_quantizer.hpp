@@ -45,7 +45,17 @@ void ValidateSharedBits(int d);
 void EncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
                 std::uint32_t client, std::span<std::uint64_t> bits, int threads = 1);
 
-// CorBin-FL client in role Q1 or Q2 of pair `pair`; it needs only its own weights.
+// CorBin-FL client in role Q1 or Q2 of pair `pair`; it needs only its own weights. The shared
+// bits Z come from `shared_ctx` (the pair's key, agreed by X25519 — DESIGN.md), the private tie
+// coins from `private_ctx` (the client's own secret key). Both must use the same generator.
+void EncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
+                   const StreamContext& shared_ctx, const StreamContext& private_ctx, std::uint32_t pair,
+                   std::uint32_t client, std::span<std::uint64_t> bits, int threads = 1);
+void EncodeCoq(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role, double p_x,
+               const StreamContext& shared_ctx, const StreamContext& private_ctx, std::uint32_t pair,
+               std::uint32_t client, std::span<std::uint64_t> bits, int threads = 1);
+// Simulation form: one key for both streams (the addresses still differ by purpose and entity;
+// used by tests, benchmarks and `dpfl sample`, where no partner needs to be kept out).
 void EncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
                    const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
                    std::span<std::uint64_t> bits, int threads = 1);

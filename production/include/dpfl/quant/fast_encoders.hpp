@@ -17,8 +17,10 @@ Isa BestIsa();
 
 void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
                     std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa);
+// shared_ctx addresses the pair's shared bits Z (the pair key), ctx the client's private coins
+// (the client's own key: the partner must not be able to recompute them).
 void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
-                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
-                       std::span<std::uint64_t> bits, int threads, Isa isa);
+                       const StreamContext& shared_ctx, const StreamContext& ctx, std::uint32_t pair,
+                       std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa);
 
 }  // namespace dpfl::quant::fast

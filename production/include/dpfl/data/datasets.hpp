@@ -1,0 +1,78 @@
+// Data sets and client splits for the FL loop (issue 6; seed-000 §5 "Common setup", §V-2).
+//
+//  * IDX (MNIST / Fashion-MNIST format; LeCun's spec): big-endian magic 0x0000 08 NN (type
+//    0x08 = unsigned byte, NN = number of dimensions), NN big-endian uint32 sizes, then the
+//    data. Files may be plain or gzip-compressed (detected by the 1f 8b magic, read with zlib).
+//  * CIFAR-10 binary format: records of 1 label byte + 3072 pixel bytes (3×32×32, channel-major).
+//  * Synthetic: 10 Gaussian blobs rendered as 1×8×8 images, a pure function of the seed.
+// Malformed or truncated input throws dpfl::InvalidArgument whose message names the file and
+// the byte offset (in the decompressed stream) where the problem was found.
+//
+// Splits (seed-000 §5): 80 % train / 20 % test, then 20 % of train for validation (64/16/20 of
+// all samples), by a seeded permutation. IID: equal shares at random without replacement
+// (the remainder samples, fewer than n, are dropped). Non-IID: per class, Dirichlet(β)
+// proportions over the clients (Hsu et al. 2019 style). All randomness is counter-based
+// (ChaCha20 streams keyed by the seed), so splits are identical on every machine.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dpfl::data {
+
+// Images as float32 in [0, 1], row-major N×C×H×W; labels in [0, classes).
+struct Dataset {
+  std::vector<float> images;
+  std::vector<std::int64_t> labels;
+  int channels = 1, height = 0, width = 0, classes = 10;
+  std::size_t size() const { return labels.size(); }
+  std::size_t SampleSize() const { return static_cast<std::size_t>(channels) * height * width; }
+  // Rows `indices` of this set, in that order.
+  Dataset Subset(const std::vector<std::size_t>& indices) const;
+};
+
+// Reads a whole file, gunzipping it if it starts with the gzip magic. Throws InvalidArgument
+// (naming the file) if it cannot be opened or the gzip stream is corrupt or truncated.
+std::vector<std::uint8_t> ReadMaybeGzip(const std::string& path);
+
+// One IDX file: dims and the raw bytes. Only type 0x08 (unsigned byte) is accepted.
+struct IdxArray {
+  std::vector<std::uint32_t> dims;
+  std::vector<std::uint8_t> data;
+};
+IdxArray ParseIdx(const std::vector<std::uint8_t>& bytes, const std::string& name);
+IdxArray ReadIdx(const std::string& path);
+
+// images (N×H×W, 3 dims) + labels (N, 1 dim, values < 10) → Dataset. Throws if N differ.
+Dataset LoadIdxPair(const std::string& images_path, const std::string& labels_path);
+
+// MNIST / Fashion-MNIST directory with train-images-idx3-ubyte[.gz], train-labels-idx1-ubyte[.gz],
+// t10k-images-idx3-ubyte[.gz], t10k-labels-idx1-ubyte[.gz]; train and t10k are concatenated
+// (the 80/20 split of seed 000 is then applied to the whole set).
+Dataset LoadMnistDirectory(const std::string& dir);
+// The file paths LoadMnistDirectory reads (for hashing), in a fixed order.
+std::vector<std::string> MnistFiles(const std::string& dir);
+
+// CIFAR-10 binary batches (data_batch_1..5.bin, test_batch.bin) in `dir`.
+Dataset ParseCifarBatch(const std::vector<std::uint8_t>& bytes, const std::string& name);
+Dataset LoadCifar10Directory(const std::string& dir);
+std::vector<std::string> Cifar10Files(const std::string& dir);
+
+// `n` samples of 10 Gaussian blobs in 8×8 images: class k has a fixed random prototype
+// (pixels in [0, 1]) and each sample is prototype + N(0, noise²) per pixel, clamped to [0, 1].
+Dataset MakeSynthetic(std::size_t n, std::uint64_t seed, double noise = 0.35);
+
+struct Split {
+  Dataset train, validation, test;
+};
+// 80/20 train/test, then 20 % of train → validation. Throws if the set has < 10 samples.
+Split SplitTrainValidationTest(const Dataset& all, std::uint64_t seed);
+
+// IID: n equal shares (⌊N/n⌋ each) of a random permutation of [0, N). Throws if N < n or n = 0.
+std::vector<std::vector<std::size_t>> IidShares(std::size_t samples, std::uint32_t n, std::uint64_t seed);
+// Non-IID: for each class, proportions ~ Dirichlet(β) over the n clients; β > 0 finite.
+std::vector<std::vector<std::size_t>> DirichletShares(const std::vector<std::int64_t>& labels, int classes,
+                                                      std::uint32_t n, double beta, std::uint64_t seed);
+
+}  // namespace dpfl::data

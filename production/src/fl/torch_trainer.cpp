@@ -1,0 +1,192 @@
+// LibTorch implementation of dpfl::fl::LocalTrainer (dpfl/fl/trainer.hpp). The only LibTorch
+// translation unit of the FL loop.
+//
+// Models (seed-000 §5): a tiny MLP (tests, 8×8 synthetic images), the small two-layer VGG for
+// MNIST-like data (two conv3×3 + ReLU + max-pool blocks with 16 and 32 channels, then a linear
+// classifier), ResNet18 for CIFAR-10 (He et al. 2016, basic blocks [2, 2, 2, 2]) with
+// GroupNorm(2 groups) instead of BatchNorm, so that the model has no running statistics outside
+// the parameters (every trainable number goes through the mechanism; a common FL/DP choice).
+// No dropout layers: local training draws no torch randomness (sample order comes from the
+// counter-based streams), so a round is a pure function of its inputs.
+#include <torch/torch.h>
+
+#include <cstring>
+
+#include "dpfl/error.hpp"
+#include "dpfl/fl/trainer.hpp"
+
+namespace dpfl::fl {
+namespace {
+
+struct BasicBlockImpl : torch::nn::Module {
+  BasicBlockImpl(int in, int out, int stride)
+      : conv1(torch::nn::Conv2dOptions(in, out, 3).stride(stride).padding(1).bias(false)),
+        gn1(torch::nn::GroupNormOptions(2, out)),
+        conv2(torch::nn::Conv2dOptions(out, out, 3).stride(1).padding(1).bias(false)),
+        gn2(torch::nn::GroupNormOptions(2, out)) {
+    register_module("conv1", conv1);
+    register_module("gn1", gn1);
+    register_module("conv2", conv2);
+    register_module("gn2", gn2);
+    if (stride != 1 || in != out) {
+      shortcut = torch::nn::Sequential(torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, 1).stride(stride).bias(false)),
+                                       torch::nn::GroupNorm(torch::nn::GroupNormOptions(2, out)));
+      register_module("shortcut", shortcut);
+    }
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    torch::Tensor y = torch::relu(gn1(conv1(x)));
+    y = gn2(conv2(y));
+    return torch::relu(y + (shortcut.is_empty() ? x : shortcut->forward(x)));
+  }
+  torch::nn::Conv2d conv1;
+  torch::nn::GroupNorm gn1;
+  torch::nn::Conv2d conv2;
+  torch::nn::GroupNorm gn2;
+  torch::nn::Sequential shortcut{nullptr};
+};
+TORCH_MODULE(BasicBlock);
+
+torch::nn::Sequential MakeModel(const std::string& name, int c, int h, int w, int classes) {
+  using namespace torch::nn;
+  if (name == "mlp")
+    return Sequential(Flatten(), Linear(c * h * w, 64), ReLU(), Linear(64, classes));
+  if (name == "vgg")
+    return Sequential(Conv2d(Conv2dOptions(c, 16, 3).padding(1)), ReLU(), MaxPool2d(2),
+                      Conv2d(Conv2dOptions(16, 32, 3).padding(1)), ReLU(), MaxPool2d(2), Flatten(),
+                      Linear(32 * (h / 4) * (w / 4), classes));
+  if (name == "resnet18") {
+    Sequential net(Conv2d(Conv2dOptions(c, 64, 3).padding(1).bias(false)), GroupNorm(GroupNormOptions(2, 64)), ReLU());
+    int in = 64;
+    for (int stage = 0; stage < 4; ++stage) {
+      const int out = 64 << stage;
+      net->push_back(BasicBlock(in, out, stage == 0 ? 1 : 2));
+      net->push_back(BasicBlock(out, out, 1));
+      in = out;
+    }
+    net->push_back(AdaptiveAvgPool2d(AdaptiveAvgPool2dOptions(1)));
+    net->push_back(Flatten());
+    net->push_back(Linear(512, classes));
+    return net;
+  }
+  throw InvalidArgument("--model", "unknown model '" + name + "' (mlp, vgg, resnet18, auto)");
+}
+
+class TorchTrainer final : public LocalTrainer {
+ public:
+  TorchTrainer(const TrainerOptions& o, int c, int h, int w, int classes) : options_(o), c_(c), h_(h), w_(w) {
+    std::string name = o.model;
+    if (name == "auto") name = c == 3 ? "resnet18" : (h <= 8 ? "mlp" : "vgg");
+    if ((name == "vgg") && (h % 4 != 0 || w % 4 != 0))
+      throw InvalidArgument("--model", "vgg needs image sides divisible by 4");
+    torch::manual_seed(o.seed);
+    model_ = MakeModel(name, c, h, w, classes);
+    for (const auto& p : model_->parameters()) sizes_.push_back(static_cast<std::size_t>(p.numel()));
+  }
+
+  std::vector<std::size_t> LayerSizes() const override { return sizes_; }
+
+  std::vector<float> InitialWeights() const override { return Flatten(); }
+
+  std::vector<float> TrainLocal(const std::vector<float>& w, const data::Dataset& d, const std::vector<std::size_t>& order,
+                                int batch, double* mean_loss) override {
+    Load(w);
+    model_->train();
+    std::unique_ptr<torch::optim::Optimizer> opt;
+    if (options_.optimizer == "adam")
+      opt = std::make_unique<torch::optim::Adam>(model_->parameters(), torch::optim::AdamOptions(options_.lr));
+    else
+      opt = std::make_unique<torch::optim::SGD>(model_->parameters(),
+                                                torch::optim::SGDOptions(options_.lr).momentum(options_.momentum));
+    double loss_sum = 0;
+    int batches = 0;
+    const std::size_t s = d.SampleSize();
+    for (std::size_t start = 0; start < order.size(); start += static_cast<std::size_t>(batch)) {
+      const std::size_t end = std::min(order.size(), start + static_cast<std::size_t>(batch));
+      const auto b = static_cast<std::int64_t>(end - start);
+      torch::Tensor x = torch::empty({b, c_, h_, w_}, torch::kFloat32);
+      torch::Tensor y = torch::empty({b}, torch::kInt64);
+      float* xp = x.data_ptr<float>();
+      std::int64_t* yp = y.data_ptr<std::int64_t>();
+      for (std::size_t k = start; k < end; ++k) {
+        std::memcpy(xp + (k - start) * s, d.images.data() + order[k] * s, s * sizeof(float));
+        yp[k - start] = d.labels[order[k]];
+      }
+      opt->zero_grad();
+      torch::Tensor loss = torch::nn::functional::cross_entropy(model_->forward(x), y);
+      loss.backward();
+      opt->step();
+      loss_sum += loss.item<double>();
+      ++batches;
+    }
+    if (mean_loss) *mean_loss = batches ? loss_sum / batches : 0.0;
+    return Flatten();
+  }
+
+  Evaluation Evaluate(const std::vector<float>& w, const data::Dataset& d) override {
+    Load(w);
+    model_->eval();
+    torch::NoGradGuard no_grad;
+    Evaluation e;
+    if (d.size() == 0) return e;
+    const std::size_t s = d.SampleSize();
+    double loss_sum = 0;
+    std::size_t correct = 0;
+    for (std::size_t start = 0; start < d.size(); start += 1000) {
+      const std::size_t end = std::min(d.size(), start + 1000);
+      const auto b = static_cast<std::int64_t>(end - start);
+      torch::Tensor x = torch::from_blob(const_cast<float*>(d.images.data() + start * s), {b, c_, h_, w_}, torch::kFloat32);
+      torch::Tensor y = torch::from_blob(const_cast<std::int64_t*>(d.labels.data() + start), {b}, torch::kInt64);
+      torch::Tensor logits = model_->forward(x);
+      loss_sum += torch::nn::functional::cross_entropy(
+                      logits, y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                      .item<double>();
+      correct += static_cast<std::size_t>(logits.argmax(1).eq(y).sum().item<std::int64_t>());
+    }
+    e.loss = loss_sum / static_cast<double>(d.size());
+    e.accuracy = static_cast<double>(correct) / static_cast<double>(d.size());
+    return e;
+  }
+
+ private:
+  std::vector<float> Flatten() const {
+    std::vector<float> out;
+    for (const auto& p : model_->parameters()) {
+      const torch::Tensor t = p.detach().contiguous();
+      out.insert(out.end(), t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
+    }
+    return out;
+  }
+  void Load(const std::vector<float>& w) {
+    torch::NoGradGuard no_grad;
+    std::size_t at = 0;
+    for (auto& p : model_->parameters()) {
+      if (at + static_cast<std::size_t>(p.numel()) > w.size()) throw InvalidArgument("w", "too few weights for the model");
+      std::memcpy(p.data_ptr<float>(), w.data() + at, static_cast<std::size_t>(p.numel()) * sizeof(float));
+      at += static_cast<std::size_t>(p.numel());
+    }
+    if (at != w.size()) throw InvalidArgument("w", "too many weights for the model");
+  }
+
+  TrainerOptions options_;
+  std::int64_t c_, h_, w_;
+  torch::nn::Sequential model_{nullptr};
+  std::vector<std::size_t> sizes_;
+};
+
+}  // namespace
+
+bool HaveTorchTrainer() { return true; }
+
+std::unique_ptr<LocalTrainer> MakeTorchTrainer(const TrainerOptions& options, int channels, int height, int width,
+                                               int classes) {
+  if (options.optimizer != "sgd" && options.optimizer != "adam")
+    throw InvalidArgument("--optimizer", "must be sgd or adam, got '" + options.optimizer + "'");
+  if (!(options.lr > 0) || !std::isfinite(options.lr)) throw InvalidArgument("--lr", "must be finite and > 0");
+  if (!(options.momentum >= 0 && options.momentum < 1)) throw InvalidArgument("--momentum", "must be in [0, 1)");
+  if (options.threads < 1) throw InvalidArgument("--threads", "must be >= 1");
+  at::set_num_threads(options.threads);
+  return std::make_unique<TorchTrainer>(options, channels, height, width, classes);
+}
+
+}  // namespace dpfl::fl

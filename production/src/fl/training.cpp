@@ -1,0 +1,408 @@
+// See dpfl/fl/training.hpp.
+#include "dpfl/fl/training.hpp"
+
+#include <fcntl.h>
+#include <sodium.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <numeric>
+#include <sstream>
+
+#include "dpfl/error.hpp"
+#include "dpfl/fl/protocol.hpp"
+#include "dpfl/fl/stream_util.hpp"
+
+namespace dpfl::fl {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr char kMagic[8] = {'D', 'P', 'F', 'L', 'C', 'K', 'P', '1'};
+
+std::string Str(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+// The configuration fields that determine the weights (a resumed run must match them).
+nlohmann::json Fingerprint(const TrainConfig& c, std::size_t m) {
+  return {{"mechanism", MechanismName(c.mechanism.kind)}, {"eps_p", c.mechanism.eps_p}, {"d", c.mechanism.d},
+          {"gamma", c.mechanism.gamma}, {"delta", c.mechanism.delta}, {"dropout", c.mechanism.dropout},
+          {"generator", static_cast<int>(c.mechanism.generator)}, {"clients", c.clients}, {"rounds", c.rounds},
+          {"lambda", c.lambda}, {"seed", c.seed}, {"local_epochs", c.local_epochs}, {"local_steps", c.local_steps},
+          {"batch", c.batch}, {"patience", c.patience}, {"radius_scale", c.radius_scale}, {"split", c.split},
+          {"dirichlet_beta", c.dirichlet_beta}, {"parameters", m}};
+}
+
+nlohmann::json RecordToJson(const RoundRecord& r) {
+  return {{"round", r.round}, {"train_loss", r.train_loss}, {"val_loss", r.val_loss}, {"val_accuracy", r.val_accuracy},
+          {"test_loss", r.test_loss}, {"test_accuracy", r.test_accuracy}, {"reloaded_best", r.reloaded_best},
+          {"survivors", r.survivors}, {"pairs", r.pairs}, {"solo", r.solo}, {"uplink_bits", r.uplink_bits},
+          {"seconds", r.seconds}, {"c", r.c}, {"r", r.r},
+          {"monitor", {{"applicable", r.monitor.applicable}, {"passed", r.monitor.passed}, {"test", r.monitor.test},
+                       {"statistic", r.monitor.statistic}, {"critical", r.monitor.critical},
+                       {"alpha", r.monitor.alpha}, {"samples", r.monitor.samples}}}};
+}
+
+RoundRecord RecordFromJson(const nlohmann::json& j) {
+  RoundRecord r;
+  r.round = j.at("round");
+  r.train_loss = j.at("train_loss");
+  r.val_loss = j.at("val_loss");
+  r.val_accuracy = j.at("val_accuracy");
+  r.test_loss = j.at("test_loss");
+  r.test_accuracy = j.at("test_accuracy");
+  r.reloaded_best = j.at("reloaded_best");
+  r.survivors = j.at("survivors");
+  r.pairs = j.at("pairs");
+  r.solo = j.at("solo");
+  r.uplink_bits = j.at("uplink_bits");
+  r.seconds = j.at("seconds");
+  r.c = j.at("c").get<std::vector<double>>();
+  r.r = j.at("r").get<std::vector<double>>();
+  const auto& m = j.at("monitor");
+  r.monitor.applicable = m.at("applicable");
+  r.monitor.passed = m.at("passed");
+  r.monitor.test = m.at("test");
+  r.monitor.statistic = m.at("statistic");
+  r.monitor.critical = m.at("critical");
+  r.monitor.alpha = m.at("alpha");
+  r.monitor.samples = m.at("samples");
+  return r;
+}
+
+struct State {
+  std::uint32_t next_round = 0;
+  std::vector<float> global, best;
+  double best_val = -1;
+  int since_best = 0;
+  std::vector<RoundRecord> history;
+};
+
+void WriteAtomic(const fs::path& path, const std::string& bytes) {
+  const fs::path tmp = path.string() + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot write '" + tmp.string() + "': " + std::strerror(errno));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t k = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (k < 0) {
+      ::close(fd);
+      throw std::runtime_error("write failed for '" + tmp.string() + "'");
+    }
+    done += static_cast<std::size_t>(k);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) throw std::runtime_error("fsync/close failed for '" + tmp.string() + "'");
+  fs::rename(tmp, path);
+}
+
+std::string FloatsToBytes(const std::vector<float>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
+}
+
+void SaveCheckpoint(const fs::path& path, const nlohmann::json& fingerprint, const State& s) {
+  nlohmann::json meta = {{"fingerprint", fingerprint}, {"next_round", s.next_round}, {"best_val", s.best_val},
+                         {"since_best", s.since_best}, {"history", nlohmann::json::array()}};
+  for (const auto& r : s.history) meta["history"].push_back(RecordToJson(r));
+  const std::string text = meta.dump();
+  std::string bytes(kMagic, sizeof kMagic);
+  const std::uint64_t len = text.size(), m = s.global.size();
+  bytes.append(reinterpret_cast<const char*>(&len), 8);
+  bytes += text;
+  bytes.append(reinterpret_cast<const char*>(&m), 8);
+  bytes += FloatsToBytes(s.global);
+  bytes += FloatsToBytes(s.best);
+  WriteAtomic(path, bytes);
+}
+
+State LoadCheckpoint(const fs::path& path, const nlohmann::json& fingerprint) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidArgument("--resume", "no checkpoint '" + path.string() + "' to resume from");
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto bad = [&](std::size_t at, const std::string& what) {
+    throw InvalidArgument("--resume", what + " at byte offset " + std::to_string(at) + " of '" + path.string() + "'");
+  };
+  if (bytes.size() < 16 || std::memcmp(bytes.data(), kMagic, 8) != 0) bad(0, "not a dpfl checkpoint");
+  std::uint64_t len = 0, m = 0;
+  std::memcpy(&len, bytes.data() + 8, 8);
+  if (bytes.size() < 24 + len) bad(16, "truncated checkpoint metadata");
+  nlohmann::json meta;
+  try {
+    meta = nlohmann::json::parse(bytes.substr(16, len));
+  } catch (const std::exception&) {
+    bad(16, "corrupt checkpoint metadata");
+  }
+  std::memcpy(&m, bytes.data() + 16 + len, 8);
+  const std::size_t need = 24 + len + 2 * m * sizeof(float);
+  if (bytes.size() != need) bad(24 + len, "checkpoint size " + std::to_string(bytes.size()) + " != expected " + std::to_string(need));
+  if (meta.at("fingerprint") != fingerprint)
+    throw InvalidArgument("--resume", "checkpoint '" + path.string() + "' was written with a different configuration: " +
+                                          meta.at("fingerprint").dump() + " vs " + fingerprint.dump());
+  State s;
+  s.next_round = meta.at("next_round");
+  s.best_val = meta.at("best_val");
+  s.since_best = meta.at("since_best");
+  for (const auto& r : meta.at("history")) s.history.push_back(RecordFromJson(r));
+  s.global.resize(m);
+  s.best.resize(m);
+  std::memcpy(s.global.data(), bytes.data() + 24 + len, m * sizeof(float));
+  std::memcpy(s.best.data(), bytes.data() + 24 + len + m * sizeof(float), m * sizeof(float));
+  return s;
+}
+
+std::vector<std::size_t> SampleOrder(const TrainConfig& config, std::uint32_t client, std::uint32_t round,
+                                     std::size_t shard) {
+  StreamCursor cur;
+  cur.ctx.key = DeriveKey(config.seed, "shuffle", client);
+  cur.addr = {round, client, rng::Purpose::kPrivateCoin};
+  const std::size_t want = config.local_steps > 0 ? static_cast<std::size_t>(config.local_steps) * config.batch
+                                                  : static_cast<std::size_t>(config.local_epochs) * shard;
+  std::vector<std::size_t> order;
+  order.reserve(want);
+  std::vector<std::size_t> perm(shard);
+  while (order.size() < want) {
+    std::iota(perm.begin(), perm.end(), std::size_t{0});
+    for (std::size_t i = shard; i > 1; --i) std::swap(perm[i - 1], perm[cur.Below(i)]);
+    for (std::size_t k = 0; k < shard && order.size() < want; ++k) order.push_back(perm[k]);
+  }
+  return order;
+}
+
+std::string Clock(double seconds) {
+  const long s = std::lround(seconds);
+  std::ostringstream o;
+  o << std::setfill('0') << std::setw(2) << s / 3600 << ':' << std::setw(2) << (s / 60) % 60 << ':' << std::setw(2) << s % 60;
+  return o.str();
+}
+
+void WriteMetrics(const fs::path& path, const std::vector<RoundRecord>& history) {
+  std::ostringstream o;
+  o << "round,train_loss,val_loss,val_accuracy,test_loss,test_accuracy,survivors,pairs,solo,uplink_bits,reloaded_best,"
+       "monitor_passed,seconds\n";
+  o << std::setprecision(9);
+  for (const auto& r : history)
+    o << r.round + 1 << ',' << r.train_loss << ',' << r.val_loss << ',' << r.val_accuracy << ',' << r.test_loss << ','
+      << r.test_accuracy << ',' << r.survivors << ',' << r.pairs << ',' << r.solo << ',' << r.uplink_bits << ','
+      << (r.reloaded_best ? 1 : 0) << ',' << (r.monitor.applicable ? (r.monitor.passed ? "1" : "0") : "na") << ','
+      << r.seconds << '\n';
+  WriteAtomic(path, o.str());
+}
+
+std::vector<std::string> Plot(const fs::path& dir, const std::string& title) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    std::cerr << "dpfl: warning: gnuplot not found, accuracy.png and loss.png not written\n";
+    return {};
+  }
+  const fs::path script = dir / "plots.gp";
+  std::ofstream gp(script);
+  const std::string csv = (dir / "metrics.csv").string();
+  gp << "set datafile separator ','\nset terminal png size 900,540\nset key bottom right\nset grid\n"
+     << "set xlabel 'round'\nset title '" << title << "'\n"
+     << "set output '" << (dir / "accuracy.png").string() << "'\nset ylabel 'accuracy'\n"
+     << "plot '" << csv << "' using 1:4 with linespoints title 'validation', '' using 1:6 with linespoints title 'test'\n"
+     << "set key top right\nset output '" << (dir / "loss.png").string() << "'\nset ylabel 'loss'\n"
+     << "plot '" << csv << "' using 1:2 with linespoints title 'train', '' using 1:3 with linespoints title 'validation', "
+     << "'' using 1:5 with linespoints title 'test'\n";
+  gp.close();
+  const std::string cmd = "gnuplot '" + script.string() + "' 2>/dev/null";
+  if (std::system(cmd.c_str()) != 0) {
+    std::cerr << "dpfl: warning: gnuplot failed, plots not written\n";
+    return {};
+  }
+  return {(dir / "accuracy.png").string(), (dir / "loss.png").string()};
+}
+
+}  // namespace
+
+void ValidateTrainConfig(const TrainConfig& c) {
+  ValidateMechanism(c.mechanism, c.clients);
+  if (c.rounds == 0) throw InvalidArgument("--rounds", "must be >= 1");
+  if (!(c.lambda > 0 && c.lambda <= 1)) throw InvalidArgument("--lambda", "must be in (0, 1], got " + Str(c.lambda));
+  if (c.local_epochs < 1) throw InvalidArgument("--local-epochs", "must be >= 1");
+  if (c.local_steps < 0) throw InvalidArgument("--local-steps", "must be >= 0");
+  if (c.batch < 1) throw InvalidArgument("--batch", "must be >= 1");
+  if (c.patience < 1) throw InvalidArgument("--patience", "must be >= 1");
+  if (!(c.radius_scale >= 1) || !std::isfinite(c.radius_scale))
+    throw InvalidArgument("--radius-scale", "must be finite and >= 1, got " + Str(c.radius_scale));
+  if (c.split != "iid" && c.split != "dirichlet") throw InvalidArgument("--split", "must be iid or dirichlet, got '" + c.split + "'");
+  if (c.split == "dirichlet" && (!(c.dirichlet_beta > 0) || !std::isfinite(c.dirichlet_beta)))
+    throw InvalidArgument("--beta", "must be finite and > 0");
+  if (c.out_dir.empty()) throw InvalidArgument("--out", "an output directory is required");
+}
+
+std::string Sha256Hex(const void* data, std::size_t size) {
+  unsigned char h[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(h, static_cast<const unsigned char*>(data), size);
+  std::ostringstream o;
+  for (unsigned char b : h) o << std::hex << std::setw(2) << std::setfill('0') << static_cast<int>(b);
+  return o.str();
+}
+
+std::string Sha256Files(const std::vector<std::string>& paths) {
+  if (sodium_init() < 0) throw std::runtime_error("libsodium initialisation failed");
+  crypto_hash_sha256_state st;
+  crypto_hash_sha256_init(&st);
+  std::vector<char> buf(1 << 16);
+  for (const auto& p : paths) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) throw InvalidArgument(p, "cannot open '" + p + "' for hashing");
+    while (in) {
+      in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+      crypto_hash_sha256_update(&st, reinterpret_cast<const unsigned char*>(buf.data()), static_cast<unsigned long long>(in.gcount()));
+    }
+  }
+  unsigned char h[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256_final(&st, h);
+  std::ostringstream o;
+  for (unsigned char b : h) o << std::hex << std::setw(2) << std::setfill('0') << static_cast<int>(b);
+  return o.str();
+}
+
+TrainResult RunTraining(const TrainConfig& config, const data::Split& split, LocalTrainer& trainer,
+                        const TrainHooks& hooks) {
+  ValidateTrainConfig(config);
+  const fs::path dir(config.out_dir);
+  fs::create_directories(dir);
+  TrainResult result;
+  result.layer_sizes = trainer.LayerSizes();
+  const std::size_t m = std::accumulate(result.layer_sizes.begin(), result.layer_sizes.end(), std::size_t{0});
+  const nlohmann::json fingerprint = Fingerprint(config, m);
+  result.checkpoint_path = (dir / "checkpoint.bin").string();
+  result.metrics_path = (dir / "metrics.csv").string();
+  result.weights_path = (dir / "final_weights.bin").string();
+
+  // Client shards (seed-000 §5: IID equal shares without replacement, or Dirichlet(β)).
+  const auto shard_indices = config.split == "iid"
+                                 ? data::IidShares(split.train.size(), config.clients, config.seed)
+                                 : data::DirichletShares(split.train.labels, split.train.classes, config.clients,
+                                                         config.dirichlet_beta, config.seed);
+  std::vector<data::Dataset> shards;
+  for (const auto& idx : shard_indices) shards.push_back(split.train.Subset(idx));
+
+  std::vector<ClientKeys> keys;
+  std::vector<PublicKey> public_keys;
+  for (std::uint32_t i = 0; i < config.clients; ++i) {
+    keys.push_back(DeriveClientKeys(config.seed, i));
+    public_keys.push_back(keys.back().public_key);
+  }
+  const rng::StreamKey cq_key = DeriveKey(config.seed, "cq");
+  const rng::StreamKey monitor_key = DeriveKey(config.seed, "monitor");
+
+  State state;
+  if (config.resume && fs::exists(result.checkpoint_path)) {
+    state = LoadCheckpoint(result.checkpoint_path, fingerprint);
+  } else if (config.resume) {
+    throw InvalidArgument("--resume", "no checkpoint '" + result.checkpoint_path + "' to resume from");
+  } else {
+    state.global = trainer.InitialWeights();
+    state.best = state.global;
+  }
+  if (state.global.size() != m) throw std::runtime_error("model size mismatch");
+
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint32_t first_round = state.next_round;
+  for (std::uint32_t t = state.next_round; t < config.rounds; ++t) {
+    const auto round_start = std::chrono::steady_clock::now();
+    RoundRecord rec;
+    rec.round = t;
+    const std::vector<LayerRange> ranges = RangesFromWeights(state.global, result.layer_sizes, config.radius_scale);
+    for (const auto& range : ranges) {
+      rec.c.push_back(range.c);
+      rec.r.push_back(range.r);
+    }
+    ServerView view = BeginRound(config.mechanism, config.clients, t, config.seed, public_keys);
+    std::vector<MonitorSample> monitor_samples;
+    std::vector<std::vector<float>> cq_rows;
+    std::vector<std::uint32_t> cq_clients;
+    double loss_sum = 0;
+    std::uint32_t trained = 0;
+    for (std::uint32_t i = 0; i < config.clients; ++i) {
+      if (!view.present[i]) continue;
+      double loss = 0;
+      const std::vector<float> w =
+          trainer.TrainLocal(state.global, shards[i], SampleOrder(config, i, t, shards[i].size()), config.batch, &loss);
+      loss_sum += loss;
+      ++trained;
+      if (config.mechanism.kind == MechanismKind::kCq) {
+        cq_rows.push_back(w);
+        cq_clients.push_back(i);
+      } else {
+        const ClientSlot slot = SlotFor(view, i, keys[i]);
+        if (slot.role == Role::kSolo) ++rec.solo;
+        view.messages.push_back(EncodeClient(config.mechanism, w, ranges, slot, keys[i].private_stream, t));
+        const auto samples = SampleForMonitor(config.mechanism, w, ranges, view.messages.back(), monitor_key, t,
+                                              config.monitor_samples);
+        monitor_samples.insert(monitor_samples.end(), samples.begin(), samples.end());
+      }
+      if (config.progress) {
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double done = (t - first_round) + static_cast<double>(i + 1) / config.clients;
+        const double eta = done > 0 ? elapsed / done * (config.rounds - first_round - done) : 0;
+        std::cerr << "\r[" << MechanismName(config.mechanism.kind) << "] round " << t + 1 << '/' << config.rounds
+                  << "  clients " << i + 1 << '/' << config.clients << "  val acc "
+                  << (state.history.empty() ? std::string("-") : Str(state.history.back().val_accuracy))
+                  << "  ETA " << Clock(eta) << "   " << std::flush;
+      }
+    }
+    if (config.mechanism.kind == MechanismKind::kCq && !cq_rows.empty())
+      view.messages = EncodeCqClients(config.mechanism, cq_rows, cq_clients, ranges, cq_key, t);
+    rec.survivors = static_cast<std::uint32_t>(view.messages.size());
+    rec.pairs = (rec.survivors - rec.solo) / 2;
+    for (const auto& msg : view.messages) rec.uplink_bits += msg.UplinkBits();
+    if (hooks.monitor) {
+      rec.monitor = hooks.monitor(config.mechanism, t, monitor_samples);
+      if (!rec.monitor.passed)
+        throw MonitorFailure("runtime monitor rejected round " + std::to_string(t + 1) + ": " + rec.monitor.test +
+                             " statistic " + Str(rec.monitor.statistic) + " > critical " + Str(rec.monitor.critical) +
+                             " (alpha " + Str(rec.monitor.alpha) + "); the run is stopped and no certificate is written");
+    }
+    if (view.messages.empty()) {
+      rec.survivors = 0;  // every client dropped out: the global model stays
+    } else {
+      const std::vector<float> w_final = ServerAggregate(config.mechanism, view, ranges, m);
+      const auto lambda = static_cast<float>(config.lambda);
+      for (std::size_t j = 0; j < m; ++j) state.global[j] = (1.0f - lambda) * state.global[j] + lambda * w_final[j];
+    }
+    rec.train_loss = trained ? loss_sum / trained : 0.0;
+    const Evaluation val = trainer.Evaluate(state.global, split.validation);
+    rec.val_loss = val.loss;
+    rec.val_accuracy = val.accuracy;
+    if (val.accuracy > state.best_val) {
+      state.best_val = val.accuracy;
+      state.best = state.global;
+      state.since_best = 0;
+    } else if (++state.since_best >= config.patience) {
+      state.global = state.best;  // seed-000 §5: reload with patience
+      state.since_best = 0;
+      rec.reloaded_best = true;
+    }
+    const Evaluation test = trainer.Evaluate(state.global, split.test);
+    rec.test_loss = test.loss;
+    rec.test_accuracy = test.accuracy;
+    rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - round_start).count();
+    state.history.push_back(rec);
+    state.next_round = t + 1;
+    SaveCheckpoint(result.checkpoint_path, fingerprint, state);
+    WriteMetrics(result.metrics_path, state.history);
+  }
+  if (config.progress) std::cerr << "\n";
+  WriteMetrics(result.metrics_path, state.history);
+  WriteAtomic(result.weights_path, FloatsToBytes(state.global));
+  result.final_weights = state.global;
+  result.final_test = trainer.Evaluate(state.global, split.test);
+  result.history = state.history;
+  if (config.plots) result.plots = Plot(dir, MechanismName(config.mechanism.kind));
+  return result;
+}
+
+}  // namespace dpfl::fl

@@ -1,0 +1,190 @@
+// Data loaders and splits (issue 6): tiny generated IDX / CIFAR files, gzip, corrupt input.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "dpfl/data/datasets.hpp"
+#include "dpfl/error.hpp"
+
+namespace {
+
+using dpfl::InvalidArgument;
+namespace data = dpfl::data;
+
+std::vector<std::uint8_t> Idx(const std::vector<std::uint32_t>& dims, const std::vector<std::uint8_t>& payload) {
+  std::vector<std::uint8_t> b = {0, 0, 0x08, static_cast<std::uint8_t>(dims.size())};
+  for (std::uint32_t d : dims)
+    for (int s = 24; s >= 0; s -= 8) b.push_back(static_cast<std::uint8_t>(d >> s));
+  b.insert(b.end(), payload.begin(), payload.end());
+  return b;
+}
+
+std::string TempPath(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("dpfl_datasets_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+void WriteFile(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+void WriteGzip(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  gzFile f = gzopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size()));
+  gzclose(f);
+}
+
+std::string ErrorOf(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Idx, ParsesImagesAndLabels) {
+  std::vector<std::uint8_t> pixels(2 * 2 * 3);
+  for (std::size_t k = 0; k < pixels.size(); ++k) pixels[k] = static_cast<std::uint8_t>(k * 20);
+  const std::string img = TempPath("img"), lab = TempPath("lab.gz");
+  WriteFile(img, Idx({2, 2, 3}, pixels));
+  WriteGzip(lab, Idx({2}, {7, 3}));
+  const data::Dataset ds = data::LoadIdxPair(img, lab);
+  ASSERT_EQ(ds.size(), 2u);
+  EXPECT_EQ(ds.height, 2);
+  EXPECT_EQ(ds.width, 3);
+  EXPECT_EQ(ds.labels[0], 7);
+  EXPECT_EQ(ds.labels[1], 3);
+  EXPECT_FLOAT_EQ(ds.images[5], 100.0f / 255.0f);
+}
+
+TEST(Idx, TruncatedDataNamesFileAndOffset) {
+  const auto bytes = Idx({3, 2, 2}, std::vector<std::uint8_t>(11));  // needs 12
+  const std::string msg = ErrorOf([&] { data::ParseIdx(bytes, "f.idx"); });
+  EXPECT_NE(msg.find("f.idx"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("offset 27"), std::string::npos) << msg;  // 16-byte header + 11
+  EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
+}
+
+TEST(Idx, BadMagicAndTypeAndHeader) {
+  auto bytes = Idx({1}, {0});
+  bytes[1] = 1;
+  EXPECT_NE(ErrorOf([&] { data::ParseIdx(bytes, "a"); }).find("offset 0"), std::string::npos);
+  bytes = Idx({1}, {0});
+  bytes[2] = 0x0D;  // float type: unsupported
+  EXPECT_NE(ErrorOf([&] { data::ParseIdx(bytes, "a"); }).find("offset 2"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { data::ParseIdx({0, 0, 8}, "a"); }).find("offset 3"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { data::ParseIdx({0, 0, 8, 3, 0, 0}, "a"); }).find("truncated IDX header"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { data::ParseIdx(Idx({1}, {0, 0}), "a"); }).find("trailing"), std::string::npos);
+}
+
+TEST(Idx, LabelOutOfRangeAndCountMismatch) {
+  const std::string img = TempPath("img2"), lab = TempPath("lab2"), lab3 = TempPath("lab3");
+  WriteFile(img, Idx({2, 1, 1}, {0, 0}));
+  WriteFile(lab, Idx({2}, {1, 10}));
+  WriteFile(lab3, Idx({3}, {1, 1, 1}));
+  EXPECT_NE(ErrorOf([&] { data::LoadIdxPair(img, lab); }).find("offset 9"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { data::LoadIdxPair(img, lab3); }).find("differs"), std::string::npos);
+}
+
+TEST(Idx, TruncatedGzipIsRejected) {
+  const std::string path = TempPath("t.gz");
+  WriteGzip(path, Idx({64}, std::vector<std::uint8_t>(64, 1)));
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  bytes.resize(bytes.size() / 2);
+  WriteFile(path, bytes);
+  const std::string msg = ErrorOf([&] { data::ReadIdx(path); });
+  EXPECT_NE(msg.find("gzip"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(path), std::string::npos) << msg;
+}
+
+TEST(Idx, MissingFile) {
+  EXPECT_THROW(data::ReadIdx("/nonexistent/dpfl/file"), InvalidArgument);
+  EXPECT_THROW(data::LoadMnistDirectory("/nonexistent/dpfl"), InvalidArgument);
+}
+
+TEST(Cifar, ParsesAndRejectsTruncatedRecords) {
+  std::vector<std::uint8_t> rec(2 * 3073, 255);
+  rec[0] = 4;
+  rec[3073] = 9;
+  const data::Dataset ds = data::ParseCifarBatch(rec, "b.bin");
+  ASSERT_EQ(ds.size(), 2u);
+  EXPECT_EQ(ds.labels[1], 9);
+  EXPECT_EQ(ds.channels, 3);
+  EXPECT_FLOAT_EQ(ds.images[0], 1.0f);
+  rec.pop_back();
+  EXPECT_NE(ErrorOf([&] { data::ParseCifarBatch(rec, "b.bin"); }).find("offset 3073"), std::string::npos);
+  rec.assign(3073, 0);
+  rec[0] = 10;
+  EXPECT_NE(ErrorOf([&] { data::ParseCifarBatch(rec, "b.bin"); }).find("label 10"), std::string::npos);
+}
+
+TEST(Synthetic, DeterministicAndSeedDependent) {
+  const auto a = data::MakeSynthetic(200, 5), b = data::MakeSynthetic(200, 5), c = data::MakeSynthetic(200, 6);
+  EXPECT_EQ(a.images, b.images);
+  EXPECT_EQ(a.labels, b.labels);
+  EXPECT_NE(a.images, c.images);
+  std::set<std::int64_t> classes(a.labels.begin(), a.labels.end());
+  EXPECT_EQ(classes.size(), 10u);
+  for (float v : a.images) ASSERT_TRUE(v >= 0.0f && v <= 1.0f);
+}
+
+TEST(Split, SeventyFourPercentAndDisjoint) {
+  data::Dataset all = data::MakeSynthetic(1000, 1);
+  for (std::size_t i = 0; i < all.size(); ++i) all.images[i * 64] = static_cast<float>(i);  // tag rows
+  const auto split = data::SplitTrainValidationTest(all, 9);
+  EXPECT_EQ(split.test.size(), 200u);
+  EXPECT_EQ(split.validation.size(), 160u);
+  EXPECT_EQ(split.train.size(), 640u);
+  std::set<float> seen;
+  for (const auto* part : {&split.train, &split.validation, &split.test})
+    for (std::size_t i = 0; i < part->size(); ++i) EXPECT_TRUE(seen.insert(part->images[i * 64]).second);
+  EXPECT_EQ(seen.size(), 1000u);
+}
+
+TEST(Split, IidSharesEqualAndWithoutReplacement) {
+  const auto shares = data::IidShares(103, 10, 4);
+  std::set<std::size_t> all;
+  for (const auto& s : shares) {
+    EXPECT_EQ(s.size(), 10u);
+    for (std::size_t i : s) EXPECT_TRUE(all.insert(i).second);
+  }
+  EXPECT_THROW(data::IidShares(5, 10, 4), InvalidArgument);
+  EXPECT_THROW(data::IidShares(5, 0, 4), InvalidArgument);
+}
+
+TEST(Split, DirichletCoversEverySampleOnceAndIsSkewedForSmallBeta) {
+  const data::Dataset ds = data::MakeSynthetic(2000, 2);
+  const auto shares = data::DirichletShares(ds.labels, 10, 5, 0.1, 3);
+  std::set<std::size_t> all;
+  for (const auto& s : shares)
+    for (std::size_t i : s) EXPECT_TRUE(all.insert(i).second);
+  EXPECT_EQ(all.size(), 2000u);
+  // Label skew: the mean over clients of the largest class fraction. IID shares of 10
+  // balanced classes give about 0.1–0.2; Dirichlet(0.1) concentrates clients on few classes.
+  auto dominant = [&](const std::vector<std::vector<std::size_t>>& sh) {
+    double total = 0;
+    for (const auto& s : sh) {
+      std::vector<double> count(10, 0);
+      for (std::size_t i : s) count[static_cast<std::size_t>(ds.labels[i])] += 1;
+      total += s.empty() ? 1.0 : *std::max_element(count.begin(), count.end()) / static_cast<double>(s.size());
+    }
+    return total / static_cast<double>(sh.size());
+  };
+  EXPECT_GT(dominant(shares), 0.35);
+  EXPECT_LT(dominant(data::IidShares(2000, 5, 3)), 0.2);
+  EXPECT_THROW(data::DirichletShares(ds.labels, 10, 5, 0.0, 3), InvalidArgument);
+  EXPECT_THROW(data::DirichletShares(ds.labels, 10, 5, std::nan(""), 3), InvalidArgument);
+}
+
+}  // namespace
