@@ -32,6 +32,7 @@
 #include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/ldpq.hpp"
 #include "dpfl/rng/streams.hpp"
+#include "testing/bit_counts.hpp"
 #include "testing/stat.hpp"
 
 namespace {
@@ -142,30 +143,8 @@ std::array<double, 4> ToProbs(const Rational& mm, const Rational& mp, const Rati
   return {ToDouble(mm), ToDouble(mp), ToDouble(pm), ToDouble(pp)};
 }
 
-// counts = {(−,−), (−,+), (+,−), (+,+)}, first = bits1.
-std::array<std::uint64_t, 4> JointCounts(std::span<const std::uint64_t> b1, std::span<const std::uint64_t> b2) {
-  std::array<std::uint64_t, 4> n{};
-  for (std::size_t k = 0; k < b1.size(); ++k) {
-    n[0] += static_cast<std::uint64_t>(std::popcount(~b1[k] & ~b2[k]));
-    n[1] += static_cast<std::uint64_t>(std::popcount(~b1[k] & b2[k]));
-    n[2] += static_cast<std::uint64_t>(std::popcount(b1[k] & ~b2[k]));
-    n[3] += static_cast<std::uint64_t>(std::popcount(b1[k] & b2[k]));
-  }
-  return n;
-}
-// Lag-1 table of one bit stream: pairs (bit 2i, bit 2i+1), same cell order as JointCounts.
-std::array<std::uint64_t, 4> LagOneCounts(std::span<const std::uint64_t> b) {
-  constexpr std::uint64_t kEven = 0x5555555555555555ULL;
-  std::array<std::uint64_t, 4> n{};
-  for (std::uint64_t w : b) {
-    const std::uint64_t x = w & kEven, y = (w >> 1) & kEven;
-    n[0] += static_cast<std::uint64_t>(std::popcount(~x & ~y & kEven));
-    n[1] += static_cast<std::uint64_t>(std::popcount(~x & y & kEven));
-    n[2] += static_cast<std::uint64_t>(std::popcount(x & ~y & kEven));
-    n[3] += static_cast<std::uint64_t>(std::popcount(x & y));
-  }
-  return n;
-}
+using dpfl::testing::JointCounts;
+using dpfl::testing::LagOneCounts;
 std::uint64_t Ones(std::span<const std::uint64_t> b) {
   std::uint64_t n = 0;
   for (std::uint64_t w : b) n += static_cast<std::uint64_t>(std::popcount(w));

@@ -1,0 +1,608 @@
+// dpfl-proofs — seed 003 (quantized Gaussian mechanism, Rényi DP): Lemma 2's pmf against an
+// independent closed form, Theorem 2, Lemma 3 (the bound's monotonicity, its proof's positivity
+// step E7), the non-monotonicity of the exact KL in k for a fixed pair (E24), data processing and
+// the spec's numeric tables. Every transcendental value is an MPFI enclosure; an inequality counts
+// as violated only when the enclosures are disjoint (or, for a strict claim, not certainly strict).
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "claims.hpp"
+#include "printed_values.hpp"
+#include "dpfl/ref/enclosure.hpp"
+#include "dpfl/ref/quantized_gaussian.hpp"
+#include "instances.hpp"
+
+namespace dpfl::proofs {
+namespace {
+
+using ref::Enclosure;
+using ref::Interval;
+using ref::QuantizedGaussianParams;
+using ref::RenyiOrder;
+
+int Prec(const CheckOptions& o) { return o.quick ? 128 : 192; }
+
+// Spec values stand for ± half a unit in the last printed place and at least ± 1e-11 relative
+// (spec 003 §7.4 "Expected tolerances": agreement to ≥ 11 significant digits; e.g. the tiny-entry
+// values are printed with 15 digits but are correct to ~13).
+Interval Printed(const std::string& text) { return proofs::Printed(text, ref::ParseRational("1e-11", "rel")); }
+std::string Dec(const Enclosure& x, int digits = 12) { return proofs::Dec(x, digits); }
+
+QuantizedGaussianParams Params(const Rational& sigma, long k, const Rational& C = Q(1)) { return {sigma, k, C}; }
+std::string Describe(const QuantizedGaussianParams& p) {
+  return "σ=" + S(p.sigma) + " k=" + std::to_string(p.levels) + " C=" + S(p.clip);
+}
+
+// ---- an independent closed form of Lemma 2 (A↑/A↓ in Φ and φ, spec §4.1) --------------------------
+// Φ(hi) − Φ(lo) computed on the tail side.
+Enclosure PhiDiff(const Rational& lo, const Rational& hi, mpfr_prec_t w) {
+  if (lo >= 0) return ref::NormalCdf(Enclosure(w, Rational(-lo))) - ref::NormalCdf(Enclosure(w, Rational(-hi)));
+  return ref::NormalCdf(Enclosure(w, hi)) - ref::NormalCdf(Enclosure(w, lo));
+}
+// ∫_a^b f_x(y)(y − a) dy and ∫_a^b f_x(y)(b − y) dy.
+Enclosure AUp(const Rational& x, const Rational& s, const Rational& a, const Rational& b, mpfr_prec_t w) {
+  const Rational la = (a - x) / s, hb = (b - x) / s;
+  return Rational(x - a) * PhiDiff(la, hb, w) +
+         s * (ref::NormalPdf(Enclosure(w, la)) - ref::NormalPdf(Enclosure(w, hb)));
+}
+Enclosure ADown(const Rational& x, const Rational& s, const Rational& a, const Rational& b, mpfr_prec_t w) {
+  const Rational la = (a - x) / s, hb = (b - x) / s;
+  return Rational(b - x) * PhiDiff(la, hb, w) -
+         s * (ref::NormalPdf(Enclosure(w, la)) - ref::NormalPdf(Enclosure(w, hb)));
+}
+std::vector<Enclosure> ClosedFormPmf(const QuantizedGaussianParams& p, const Rational& x, mpfr_prec_t w) {
+  const long k = p.levels;
+  const Rational dq = 2 * p.clip / (k - 1);
+  auto B = [&](long r) { return Rational(-p.clip + dq * r); };
+  std::vector<Enclosure> out;
+  for (long r = 0; r < k; ++r) {
+    Enclosure v(w, 0L);
+    if (r == 0) v = v + ref::NormalCdf(Enclosure(w, Rational((B(0) - x) / p.sigma)));  // mass below B(0)
+    if (r == k - 1) v = v + ref::NormalCdf(Enclosure(w, Rational((x - B(k - 1)) / p.sigma)));  // mass above B(k−1)
+    if (r >= 1) v = v + AUp(x, p.sigma, B(r - 1), B(r), w) / dq;
+    if (r <= k - 2) v = v + ADown(x, p.sigma, B(r), B(r + 1), w) / dq;
+    out.push_back(v);
+  }
+  return out;
+}
+
+double RelWidth(const Enclosure& e) {
+  const double m = std::fabs(e.MidDouble());
+  return m == 0 ? e.WidthDouble() : e.WidthDouble() / m;
+}
+
+// D_α from two pmfs (my own evaluation: KL, finite α, ∞).
+Enclosure Divergence(const std::vector<Enclosure>& P, const std::vector<Enclosure>& Qv, const RenyiOrder& order) {
+  const mpfr_prec_t w = P[0].prec();
+  if (order.kind == RenyiOrder::Kind::kInfinity) {
+    Enclosure m = ref::Log(P[0] / Qv[0]);
+    for (std::size_t r = 1; r < P.size(); ++r) m = ref::Max(m, ref::Log(P[r] / Qv[r]));
+    return m;
+  }
+  Enclosure sum(w, 0L);
+  for (std::size_t r = 0; r < P.size(); ++r) {
+    if (order.kind == RenyiOrder::Kind::kKl) sum += P[r] * (ref::Log(P[r]) - ref::Log(Qv[r]));
+    else sum += ref::Exp(Enclosure(w, order.alpha) * ref::Log(P[r]) + Enclosure(w, Rational(1 - order.alpha)) * ref::Log(Qv[r]));
+  }
+  if (order.kind == RenyiOrder::Kind::kKl) return sum;
+  return ref::Log(sum) / Rational(order.alpha - 1);
+}
+
+std::string OrderName(const RenyiOrder& o) {
+  if (o.kind == RenyiOrder::Kind::kKl) return "KL";
+  if (o.kind == RenyiOrder::Kind::kInfinity) return "∞";
+  return S(o.alpha);
+}
+
+// ---- Lemma 2: the pmf -----------------------------------------------------------------------------
+Verdict CheckLemma2(const CheckOptions& o) {
+  Search s;
+  const int prec = Prec(o);
+  double worst_width = 0;
+  const std::vector<Rational> sigmas = o.quick ? std::vector<Rational>{Q(1, 20), Q(1, 4), Q(1)}
+                                               : std::vector<Rational>{Q(1, 20), Q(1, 10), Q(1, 4), Q(1), Q(2), Q(5)};
+  const std::vector<long> ks = o.quick ? std::vector<long>{2, 3, 4, 8, 16} : std::vector<long>{2, 3, 4, 5, 8, 16, 33};
+  for (const Rational& C : {Q(1), Q(3)})
+    for (const Rational& sigma : sigmas)
+      for (long k : ks)
+        for (const Rational& xr : {Q(-1, 2), Q(-1, 4), Q(0), Q(1, 10), Q(1, 2)}) {
+          const QuantizedGaussianParams p = Params(Rational(sigma * C), k, C);
+          const Rational x = xr * C;
+          s.Count();
+          const auto ref_auto = ref::QuantizedGaussianPmf(p, x, prec);
+          const auto ref_direct = ref::QuantizedGaussianPmf(p, x, prec, ref::QgMethod::kDirect);
+          const auto mine = ClosedFormPmf(p, x, 384);
+          const auto mirror = ref::QuantizedGaussianPmf(p, Rational(-x), prec);
+          Enclosure total(prec, 0L);
+          for (long r = 0; r < k; ++r) {
+            worst_width = std::max(worst_width, RelWidth(mine[r]));
+            if (RelWidth(mine[r]) > 1e-30)
+              throw Undecidable("closed-form pmf too wide at " + Describe(p) + " x=" + S(x) + " r=" + std::to_string(r));
+            const std::string where = Describe(p) + " x=" + S(x) + " r=" + std::to_string(r);
+            if (Disjoint(ref_auto[r], mine[r]) || Disjoint(ref_direct[r], mine[r]))
+              s.Violation(where + ": Lemma 2 pmf " + Dec(ref_auto[r]) + " vs closed form " + Dec(mine[r]));
+            if (!ref::CertainlyPositive(ref_auto[r])) s.Violation(where + ": pmf entry not certainly > 0");
+            if (Disjoint(mirror[k - 1 - r], ref_auto[r])) s.Violation(where + ": mirror symmetry fails");
+            total += ref_auto[r];
+          }
+          if (!ref::Contains(total, Q(1))) s.Violation(Describe(p) + " x=" + S(x) + ": Σ_r P = " + Dec(total, 20));
+        }
+  // Spec §7.4 Table B and the tiny-entry check.
+  struct Row { Rational sigma; long k; Rational x; std::vector<std::string> v; };
+  for (const Row& r : {Row{Q(1), 2, Q(1, 2), {"0.334244881819351", "0.665755118180649"}},
+                       Row{Q(1), 4, Q(1, 2), {"0.125997146266993", "0.185751049127743", "0.253241108401588", "0.435010696203677"}},
+                       Row{Q(1), 4, Q(0), {"0.256380965567078", "0.243619034432922", "0.243619034432922", "0.256380965567078"}},
+                       Row{Q(1, 2), 3, Q(1, 4), {"0.0978962101110889", "0.567858908069560", "0.334244881819351"}}}) {
+    s.Count();
+    const auto pm = ref::QuantizedGaussianPmf(Params(r.sigma, r.k), r.x, prec);
+    for (std::size_t i = 0; i < r.v.size(); ++i)
+      if (Disjoint(pm[i], Printed(r.v[i])))
+        s.Violation("spec Table B σ=" + S(r.sigma) + " k=" + std::to_string(r.k) + " x=" + S(r.x) + " r=" + std::to_string(i) +
+                    ": " + Dec(pm[i], 16) + " vs " + r.v[i]);
+  }
+  s.Count();
+  const auto tiny = ref::QuantizedGaussianPmf(Params(Q(1, 20), 16), Q(-1, 2), prec);
+  const std::vector<std::string> tv = {"2.44432331478318e-109", "1.84739120475831e-136", "1.16601430804809e-166"};
+  for (int i = 0; i < 3; ++i)
+    if (Disjoint(tiny[13 + i], Printed(tv[i]))) s.Violation("spec tiny entry r=" + std::to_string(13 + i) + ": " + Dec(tiny[13 + i]));
+  Verdict v = s.AsVerdict("Lemma 2 (reference: G second differences, series/direct) = the A↑/A↓ closed form in Φ, φ "
+                          "evaluated independently at 384 bits (max relative width " +
+                          ref::ToDecimalString(Rational(worst_width), 2) + "); entries > 0, Σ = 1, mirror symmetry; "
+                          "spec Table B and tiny entries");
+  return v;
+}
+
+// ---- §7.3 property 3: the mean of the output is E clamp(Y, −C, C) -----------------------------------
+Verdict CheckClampedMean(const CheckOptions& o) {
+  Search s;
+  const int prec = Prec(o);
+  const mpfr_prec_t w = 512;
+  auto G = [&](const Rational& t) {
+    const Enclosure te(w, t);
+    return te * ref::NormalCdf(te) + ref::NormalPdf(te);
+  };
+  for (const Rational& sigma : {Q(1, 20), Q(1, 4), Q(1), Q(3)})
+    for (long k : {2L, 3L, 4L, 7L, 16L})
+      for (const Rational& x : {Q(-1, 2), Q(0), Q(1, 3), Q(1, 2)}) {
+        if (o.quick && k == 7) continue;
+        s.Count();
+        const QuantizedGaussianParams p = Params(sigma, k);
+        const auto pm = ref::QuantizedGaussianPmf(p, x, prec);
+        const Rational dq = Q(2, k - 1);
+        Enclosure mean(prec, 0L);
+        for (long r = 0; r < k; ++r) mean += Rational(-1 + dq * r) * pm[r];
+        const Enclosure clamp = x - sigma * G(Rational((x - 1) / sigma)) + sigma * G(Rational((-1 - x) / sigma));
+        if (Disjoint(mean, clamp))
+          s.Violation(Describe(p) + " x=" + S(x) + ": Σ B(r)P = " + Dec(mean) + " vs E clamp = " + Dec(clamp));
+      }
+  s.Count();
+  const auto pm = ref::QuantizedGaussianPmf(Params(Q(1), 4), Q(1, 2), prec);
+  Enclosure mean(prec, 0L);
+  for (long r = 0; r < 4; ++r) mean += Rational(Q(-1) + Q(2, 3) * r) * pm[r];
+  if (Disjoint(mean, Printed("0.331510236361299"))) s.Violation("spec example σ=1 k=4 x=1/2: mean " + Dec(mean, 16));
+  return s.AsVerdict("stochastic rounding is unbiased after saturation: Σ_r B(r)P_x[B(r)] = x − σG((x−C)/σ) + "
+                     "σG((−C−x)/σ), G(t) = tΦ(t) + φ(t); spec example 0.331510236361299");
+}
+
+// ---- spec §7.4 Tables A and C, the KL curve (Fig. 3) ----------------------------------------------
+Verdict CheckTables(const CheckOptions& o) {
+  Search s;
+  const int prec = Prec(o);
+  const std::vector<RenyiOrder> a_orders = {RenyiOrder::Kl(), RenyiOrder::Finite(Q(2)), RenyiOrder::Finite(Q(10)),
+                                            RenyiOrder::Infinity()};
+  struct RowA { long k; std::vector<std::string> v; };
+  const std::vector<RowA> table_a = {
+      {2, {"0.228426468352", "0.401371560690", "0.643844530781", "0.689048009074", "1.31886870969"}},
+      {3, {"0.360594657210", "0.627038094129", "1.01072087481", "1.08773310039", "2.28589945209"}},
+      {4, {"0.403819711993", "0.703041948913", "1.14663931778", "1.23911136174", "2.82700359952"}},
+      {5, {"0.422668510216", "0.737735684513", "1.21373926698", "1.31488491983", "3.18907063596"}},
+      {8, {"0.442655767354", "0.776887609931", "1.29709152497", "1.41025213838", "3.84937356667"}},
+      {16, {"0.453235262719", "0.799837500196", "1.35323523644", "1.47548212239", "4.68576172178"}},
+      {32, {"0.456887020543", "0.808627244588", "1.37748410452", "1.50397021321", "5.44576223127"}},
+      {64, {"0.458365972780", "0.812440735425", "1.38875755630", "1.51729035568", "6.17122217362"}}};
+  for (const RowA& r : table_a) {
+    if (o.quick && r.k > 16) continue;
+    const QuantizedGaussianParams p = Params(Q(1), r.k);
+    for (std::size_t i = 0; i < a_orders.size(); ++i) {
+      s.Count();
+      const Enclosure d = ref::QuantizedGaussianRdp(p, a_orders[i], prec);
+      if (Disjoint(d, Printed(r.v[i])))
+        s.Violation("Table A k=" + std::to_string(r.k) + " D_" + OrderName(a_orders[i]) + ": " + Dec(d) + " vs " + r.v[i]);
+    }
+    s.Count();
+    const Enclosure b = ref::QuantizedGaussianTheorem2(p, prec).bound;
+    if (Disjoint(b, Printed(r.v[4]))) s.Violation("Table A k=" + std::to_string(r.k) + " Thm-2 bound: " + Dec(b) + " vs " + r.v[4]);
+  }
+  // Clamped limit row.
+  const std::vector<std::string> clamped = {"0.459635205106", "0.815898057006", "1.39950048126", "1.53003263923"};
+  for (std::size_t i = 0; i < a_orders.size(); ++i) {
+    s.Count();
+    const Enclosure d = ref::ClampedGaussianDivergence(Q(1), Q(1), Q(1, 2), Q(-1, 2), a_orders[i], prec);
+    if (Disjoint(d, Printed(clamped[i]))) s.Violation("Table A clamped D_" + OrderName(a_orders[i]) + ": " + Dec(d));
+  }
+  // Table C.
+  const std::vector<RenyiOrder> c_orders = {RenyiOrder::Kl(), RenyiOrder::Finite(Q(3, 2)), RenyiOrder::Finite(Q(2)),
+                                            RenyiOrder::Finite(Q(8)), RenyiOrder::Infinity()};
+  struct RowC { Rational sigma; long k; std::vector<std::string> v; };
+  const std::vector<RowC> table_c = {
+      {Q(1, 2), 2, {"0.454363053586", "0.617700986270", "0.725087646932", "0.945802949539", "0.990905158039", "1.31161952010"}},
+      {Q(1, 2), 4, {"1.47350157857", "2.03590592994", "2.40697249119", "3.11661293158", "3.25552108905", "4.32501134339"}},
+      {Q(1, 2), 16, {"1.91945721981", "2.67892539342", "3.19293357601", "4.27610094488", "4.51051429223", "7.15606432331"}},
+      {Q(2), 2, {"0.0728114480165", "0.107294436582", "0.139089546490", "0.310173269441", "0.383936635771", "1.72288420800"}},
+      {Q(2), 4, {"0.0955826965123", "0.140617469574", "0.181861864936", "0.402653025048", "0.508784819701", "2.91668833168"}},
+      {Q(2), 16, {"0.102253050761", "0.150496586571", "0.194775773333", "0.436975018520", "0.559122758059", "4.58502488695"}},
+      {Q(1, 4), 2, {"0.544159902984", "0.727756982749", "0.840839857578", "1.05166007338", "1.09295980422", "1.38205799990"}},
+      {Q(1, 4), 4, {"4.11082969937", "6.66137061905", "7.69560540832", "8.71438113646", "8.88472689053", "10.0771706432"}},
+      {Q(1, 4), 16, {"7.62949444655", "10.8773521165", "12.6747051986", "15.1739077672", "15.6222812780", "18.9101389859"}}};
+  for (const RowC& r : table_c) {
+    const QuantizedGaussianParams p = Params(r.sigma, r.k);
+    for (std::size_t i = 0; i < c_orders.size(); ++i) {
+      s.Count();
+      const Enclosure d = ref::QuantizedGaussianRdp(p, c_orders[i], prec);
+      if (Disjoint(d, Printed(r.v[i])))
+        s.Violation("Table C " + Describe(p) + " D_" + OrderName(c_orders[i]) + ": " + Dec(d) + " vs " + r.v[i]);
+    }
+    s.Count();
+    const Enclosure b = ref::QuantizedGaussianTheorem2(p, prec).bound;
+    if (Disjoint(b, Printed(r.v[5]))) s.Violation("Table C " + Describe(p) + " Thm-2 bound: " + Dec(b) + " vs " + r.v[5]);
+  }
+  // I and g (σ = C = 1).
+  struct RowI { long k; std::string I, g; };
+  for (const RowI& r : {RowI{2, "0.534875361100985", "0.267437680550493"}, RowI{4, "0.0394599633320900", "0.059189944998135"},
+                        RowI{16, "0.00123009393533651", "0.00922570451502379"}}) {
+    s.Count();
+    const ref::QgTheorem2 t = ref::QuantizedGaussianTheorem2(Params(Q(1), r.k), prec);
+    if (Disjoint(t.integral, Printed(r.I)) || Disjoint(t.g, Printed(r.g)))
+      s.Violation("spec I/g table k=" + std::to_string(r.k) + ": I = " + Dec(t.integral, 15) + ", g = " + Dec(t.g, 15));
+  }
+  return s.AsVerdict("spec §7.4 Tables A (σ = C = 1, k ≤ " + std::string(o.quick ? "16" : "64") +
+                     ", incl. the clamped limit) and C, and the Theorem-2 I, g values, to the printed digits");
+}
+
+// ---- Fig. 3: the KL curve at σ = C = 1 rises with k and stays below the Gaussian 1/2 ---------------
+Verdict CheckFig3(const CheckOptions& o) {
+  Search s;
+  const int prec = Prec(o);
+  const std::vector<std::string> curve = {
+      "0.2284264684", "0.3605946572", "0.4038197120", "0.4226685102", "0.4326687812", "0.4386943302", "0.4426557674",
+      "0.4454293024", "0.4474651954", "0.4490155325", "0.4502311864", "0.4512073990", "0.4520069705", "0.4526728364",
+      "0.4532352627", "0.4537161491", "0.4541317038", "0.4544941615", "0.4548129193", "0.4550953067", "0.4553471195",
+      "0.4555729976", "0.4557766971", "0.4559612895", "0.4561293096", "0.4562828672", "0.4564237314", "0.4565533968",
+      "0.4566731342", "0.4567840304", "0.4568870205", "0.4569829134", "0.4570724118", "0.4571561294", "0.4572346042",
+      "0.4573083099", "0.4573776653", "0.4574430417", "0.4575047697", "0.4575631442", "0.4576184296", "0.4576708633",
+      "0.4577206591", "0.4577680099", "0.4578130905", "0.4578560595", "0.4578970611", "0.4579362266", "0.4579736762",
+      "0.4580095195", "0.4580438574", "0.4580767822", "0.4581083791", "0.4581387265", "0.4581678967", "0.4581959566",
+      "0.4582229683", "0.4582489891", "0.4582740725", "0.4582982679", "0.4583216215", "0.4583441764", "0.4583659728"};
+  const long max_k = o.quick ? 24 : 64;
+  const Enclosure gauss(prec, Q(1, 2));
+  const Enclosure clamped = ref::ClampedGaussianDivergence(Q(1), Q(1), Q(1, 2), Q(-1, 2), RenyiOrder::Kl(), prec);
+  Enclosure prev(prec, 0L);
+  for (long k = 2; k <= max_k; ++k) {
+    s.Count();
+    const Enclosure kl = ref::QuantizedGaussianRdp(Params(Q(1), k), RenyiOrder::Kl(), prec);
+    if (Disjoint(kl, Printed(curve[k - 2]))) s.Violation("k=" + std::to_string(k) + ": KL " + Dec(kl) + " vs spec " + curve[k - 2]);
+    if (!ref::CertainlyLess(prev, kl)) s.Violation("KL not certainly increasing at k=" + std::to_string(k));
+    if (!ref::CertainlyLess(kl, clamped) || !ref::CertainlyLess(clamped, gauss))
+      s.Violation("k=" + std::to_string(k) + ": KL < clamped < Gaussian 1/2 not certain");
+    prev = kl;
+  }
+  return s.AsVerdict("σ = C = 1 (Δ2 = 1), k = 2.." + std::to_string(max_k) +
+                     ": ε_QG(1) certainly increasing, < clamped limit 0.459635 < Gaussian KL 1/2, = spec §7.4 curve");
+}
+
+// ---- E1: eq. (8) as printed is D_2, not KL --------------------------------------------------------
+Verdict CheckEq8(const CheckOptions& o) {
+  Search printed, corrected;
+  const int prec = Prec(o);
+  for (const Rational& sigma : {Q(1, 4), Q(1, 2), Q(1), Q(2)})
+    for (long k : {2L, 3L, 4L, 8L}) {
+      const QuantizedGaussianParams p = Params(sigma, k);
+      const auto P = ref::QuantizedGaussianPmf(p, Q(1, 2), prec);
+      const auto Qv = ref::QuantizedGaussianPmf(p, Q(-1, 2), prec);
+      Enclosure e_ratio(prec, 0L), kl(prec, 0L);
+      for (long r = 0; r < k; ++r) {
+        e_ratio += P[r] * P[r] / Qv[r];
+        kl += P[r] * (ref::Log(P[r]) - ref::Log(Qv[r]));
+      }
+      const Enclosure eq8 = ref::Log(e_ratio);
+      const Enclosure ref_kl = ref::QuantizedGaussianRdp(p, RenyiOrder::Kl(), prec);
+      const Enclosure ref_d2 = ref::QuantizedGaussianRdp(p, RenyiOrder::Finite(Q(2)), prec);
+      printed.Count();
+      if (Disjoint(eq8, ref_kl))
+        printed.Violation(Describe(p) + " x=±1/2: eq. (8) log E_P[P/Q] = " + Dec(eq8) + " (= D_2 " + Dec(ref_d2) +
+                          ") ≠ KL " + Dec(ref_kl));
+      corrected.Count();
+      if (Disjoint(kl, ref_kl) || Disjoint(eq8, ref_d2)) corrected.Violation(Describe(p));
+    }
+  return CompareVariants(printed, corrected, "D_1 by eq. (8) as printed vs E_P log(P/Q) (E1); the printed form equals D_2");
+}
+
+// ---- Lemma 1: D_α non-decreasing in α ------------------------------------------------------------
+Verdict CheckLemma1(const CheckOptions& o) {
+  Search s;
+  const int prec = Prec(o);
+  const std::vector<RenyiOrder> orders = {RenyiOrder::Kl(), RenyiOrder::Finite(Q(11, 10)), RenyiOrder::Finite(Q(3, 2)),
+                                          RenyiOrder::Finite(Q(2)), RenyiOrder::Finite(Q(7)), RenyiOrder::Finite(Q(40)),
+                                          RenyiOrder::Infinity()};
+  for (const Rational& sigma : {Q(1, 10), Q(1, 2), Q(2)})
+    for (long k : {2L, 3L, 8L})
+      for (const auto& [x, xp] : std::vector<std::pair<Rational, Rational>>{{Q(1, 2), Q(-1, 2)}, {Q(1, 5), Q(-1, 10)}}) {
+        const QuantizedGaussianParams p = Params(sigma, k);
+        std::vector<Enclosure> d;
+        for (const RenyiOrder& a : orders) d.push_back(ref::QuantizedGaussianDivergence(p, x, xp, a, prec));
+        for (std::size_t i = 0; i + 1 < d.size(); ++i) {
+          s.Count();
+          if (ref::CertainlyLess(d[i + 1], d[i]))
+            s.Violation(Describe(p) + " x=" + S(x) + " x'=" + S(xp) + ": D_" + OrderName(orders[i]) + " > D_" +
+                        OrderName(orders[i + 1]));
+        }
+      }
+  return s.AsVerdict("D_KL ≤ D_1.1 ≤ D_1.5 ≤ D_2 ≤ D_7 ≤ D_40 ≤ D_∞ for the quantized Gaussian");
+}
+
+// ---- Theorem 2, eq. (13) and E10: the worst case is at the endpoints -------------------------------
+Verdict CheckThm2Endpoint(const CheckOptions& o) {
+  Search s;
+  const int prec = Prec(o);
+  const int K = o.quick ? 6 : 10;  // inputs x = −1/2 + j/K
+  const std::vector<Rational> sigmas = o.quick ? std::vector<Rational>{Q(1, 20), Q(1, 2)}
+                                               : std::vector<Rational>{Q(1, 20), Q(1, 5), Q(1, 2), Q(1), Q(3)};
+  const std::vector<long> ks = o.quick ? std::vector<long>{2, 3, 5} : std::vector<long>{2, 3, 4, 5, 8};
+  for (const Rational& sigma : sigmas)
+    for (long k : ks) {
+      const QuantizedGaussianParams p = Params(sigma, k);
+      std::vector<std::vector<Enclosure>> pmfs;
+      for (int j = 0; j <= K; ++j) pmfs.push_back(ref::QuantizedGaussianPmf(p, Rational(Q(-1, 2) + Q(j, K)), prec));
+      for (const RenyiOrder& a : {RenyiOrder::Kl(), RenyiOrder::Finite(Q(2)), RenyiOrder::Infinity()}) {
+        const Enclosure worst = ref::QuantizedGaussianRdp(p, a, prec);
+        for (int i = 0; i <= K; ++i)
+          for (int j = 0; j <= K; ++j) {
+            if (i == j) continue;
+            s.Count();
+            const Enclosure d = Divergence(pmfs[i], pmfs[j], a);
+            if (ref::CertainlyLess(worst, d))
+              s.Violation(Describe(p) + " D_" + OrderName(a) + "(P_" + S(Rational(Q(-1, 2) + Q(i, K))) + " ‖ P_" +
+                          S(Rational(Q(-1, 2) + Q(j, K))) + ") = " + Dec(d) + " > endpoint value " + Dec(worst));
+          }
+      }
+    }
+  return s.AsVerdict("[NUMERIC] sup over a (" + std::to_string(K + 1) + ")² input grid of D_α(P_x‖P_x') ≤ "
+                     "D_α(P_{C/2}‖P_{−C/2}) (my pmf-based divergences vs the reference's endpoint value); asserted "
+                     "without proof by the paper (E10), so a finite check only");
+}
+
+// ---- Theorem 2, eq. (14): D_∞ ≤ log(δ_q/I), and its proof's steps ---------------------------------
+Verdict CheckThm2Bound(const CheckOptions& o) {
+  Search s;
+  const int prec = Prec(o);
+  const std::vector<Rational> sigmas = {Q(1, 50), Q(1, 20), Q(1, 10), Q(3, 10), Q(1), Q(5), Q(20)};
+  const long max_k = o.quick ? 12 : 40;
+  for (const Rational& sigma : sigmas)
+    for (long k = 2; k <= max_k; ++k) {
+      if (o.quick && sigma == Q(1, 50) && k > 6) continue;
+      s.Count();
+      const QuantizedGaussianParams p = Params(sigma, k);
+      const auto P = ref::QuantizedGaussianPmf(p, Q(1, 2), prec);
+      const auto Qv = ref::QuantizedGaussianPmf(p, Q(-1, 2), prec);
+      const ref::QgTheorem2 t = ref::QuantizedGaussianTheorem2(p, prec);
+      const Enclosure dinf = ref::QuantizedGaussianRdp(p, RenyiOrder::Infinity(), prec);
+      const std::string where = Describe(p);
+      if (!ref::CertainlyLess(dinf, t.bound)) s.Violation(where + ": D_∞ = " + Dec(dinf) + " not < bound " + Dec(t.bound));
+      // g = I/δ_q = P_{−C/2}[B(k−1)] − Φ̄(3C/(2σ)), and g ≤ both candidate minima.
+      const Enclosure g_mine = Qv[k - 1] - ref::NormalCdf(Enclosure(prec, Rational(-3 / (2 * sigma))));
+      if (Disjoint(g_mine, t.g)) s.Violation(where + ": g = " + Dec(t.g) + " vs P[B(k−1)] − Φ̄(3C/2σ) = " + Dec(g_mine));
+      if (ref::CertainlyLess(Qv[k - 2], t.g)) s.Violation(where + ": g > P_{−C/2}[B(k−2)]");
+      // E11 / E-d: argmin_r P_{−C/2}[r] ∈ {k−2, k−1}; argmax_r P_{C/2}/P_{−C/2} = k − 1.
+      const Enclosure cand = ref::Min(Qv[k - 2], Qv[k - 1]);
+      const Enclosure top = ref::Log(P[k - 1] / Qv[k - 1]);
+      for (long r = 0; r < k - 2; ++r)
+        if (ref::CertainlyLess(Qv[r], cand)) s.Violation(where + ": argmin of P_{−C/2} at r=" + std::to_string(r));
+      for (long r = 0; r < k - 1; ++r)
+        if (ref::CertainlyLess(top, ref::Log(P[r] / Qv[r]))) s.Violation(where + ": argmax ratio at r=" + std::to_string(r));
+      if (Disjoint(top, dinf)) s.Violation(where + ": D_∞ ≠ log ratio at k−1");
+    }
+  return s.AsVerdict("σ ∈ {1/50 … 20}, k = 2.." + std::to_string(max_k) + ": D_∞ < log(δ_q/I) certainly; g = "
+                     "P_{−C/2}[B(k−1)] − Φ̄(3C/2σ); [NUMERIC] argmin_r P_{−C/2} ∈ {k−2, k−1} (E11) and the D_∞ ratio "
+                     "is maximal at r = k−1");
+}
+
+// ---- Lemma 3: the Theorem-2 bound increases with k; ∂g/∂δ > 0 for every k ≥ 2 ---------------------
+Verdict CheckLemma3(const CheckOptions& o) {
+  Search s;
+  const int prec = Prec(o);
+  const long max_k = o.quick ? 30 : 69;
+  const mpfr_prec_t w = 512;
+  for (const Rational& sigma : {Q(1, 50), Q(1, 20), Q(1, 10), Q(3, 10), Q(1, 2), Q(1), Q(2), Q(5), Q(20)}) {
+    Enclosure prev(prec, 0L);
+    for (long k = 2; k <= max_k; ++k) {
+      s.Count();
+      const QuantizedGaussianParams p = Params(sigma, k);
+      const Enclosure bound = ref::QuantizedGaussianTheorem2(p, prec).bound;
+      if (k > 2 && !ref::CertainlyLess(prev, bound))
+        s.Violation(Describe(p) + ": Thm-2 bound " + Dec(bound) + " not certainly above k−1's " + Dec(prev));
+      prev = bound;
+      // ∂g/∂δ = (δ I'(δ) − I(δ))/δ² with I'(δ) = ∫_a^b f and I = ∫_a^b f(y)(y − a): my closed form.
+      const Rational dq = Q(2, k - 1), a = 1 - dq, b = 1, mu = Q(-1, 2);
+      const Enclosure slope_mine =
+          (dq * PhiDiff(Rational((a - mu) / sigma), Rational((b - mu) / sigma), w) - AUp(mu, sigma, a, b, w)) / (dq * dq);
+      const Enclosure slope = ref::Lemma3Slope(p, prec);
+      if (!ref::CertainlyPositive(slope) || Disjoint(slope, slope_mine))
+        s.Violation(Describe(p) + ": ∂g/∂δ = " + Dec(slope) + " (closed form " + Dec(slope_mine) + ")");
+    }
+  }
+  // k = 2: g(δ) strictly increasing on δ ∈ [1.5, 2] (C = 1), the range the E7 bracket argument misses.
+  for (const Rational& sigma : {Q(1, 20), Q(1, 5), Q(1), Q(3)}) {
+    Enclosure prev(w, 0L);
+    for (int j = 0; j <= 16; ++j) {
+      s.Count();
+      const Rational d = Q(3, 2) + Q(j, 32);
+      const Enclosure g = AUp(Q(-1, 2), sigma, Rational(1 - d), Q(1), w) / d;
+      if (j > 0 && !ref::CertainlyLess(prev, g)) s.Violation("σ=" + S(sigma) + ": g not increasing at δ=" + S(d));
+      prev = g;
+    }
+  }
+  return s.AsVerdict("bound log(δ_q/I) certainly increasing for k = 2.." + std::to_string(max_k) +
+                     " (σ ∈ {1/50 … 20}); ∂g/∂δ = ∫_a^b f(y)(b − y)dy/δ² > 0 (reference) = (δ∫_a^b f − I)/δ² "
+                     "(closed form) for every k ≥ 2, k = 2 included; g increasing on δ ∈ [3/2, 2]");
+}
+
+// ---- Lemma 3's proof step (E7): the bracket 1 + δ(1−u)(y_u + C/2)/σ² ≥ 0 --------------------------
+Verdict CheckLemma3Bracket(const CheckOptions& o) {
+  Search printed, corrected;
+  const int U = o.quick ? 64 : 256;
+  for (const Rational& C : {Q(1), Q(2)})
+    for (const Rational& sigma : {Q(1, 20), Q(1, 2), Q(1), Q(2)})
+      for (long k = 2; k <= 40; ++k) {
+        const Rational dq = 2 * C / (k - 1);
+        Rational worst(1000000);
+        for (int j = 0; j <= U; ++j) {
+          const Rational u = Q(j, U), y = C - dq * (1 - u);
+          worst = std::min(worst, Rational(1 + dq * (1 - u) * (y + C / 2) / (sigma * sigma)));
+        }
+        Search& t = k >= 3 ? corrected : printed;
+        t.Count();
+        if (k >= 3) printed.Count();
+        if (worst < 0) {
+          const std::string msg = "C=" + S(C) + " σ=" + S(sigma) + " k=" + std::to_string(k) +
+                                  ": bracket = " + S(worst) + " < 0 at u = 0 (y_u + C/2 = " +
+                                  S(Rational(C - dq + C / 2)) + ")";
+          t.Violation(msg);
+          if (k >= 3) printed.Violation(msg);
+        }
+      }
+  Verdict v = CompareVariants(printed, corrected,
+                              "E6-corrected integrand of ∂g/∂δ: its bracket is ≥ 0 on u ∈ [0, 1] (exact rationals on a "
+                              "grid) for every k ≥ 2 as the proof claims vs only for k ≥ 3 (E7)");
+  v.note += "; the k = 2 gap does not affect Lemma 3: ∂g/∂δ = ∫ f(y)(b − y)dy/δ² > 0 (claim 003/Lemma3/bound-increasing)";
+  return v;
+}
+
+// ---- E24: "fewer levels give more privacy" for a fixed input pair -----------------------------------
+Verdict CheckFixedPairMonotone(const CheckOptions& o) {
+  Search s;
+  const int prec = Prec(o);
+  for (const Rational& sigma : {Q(1, 20), Q(1, 10), Q(1, 2)})
+    for (const auto& [x, xp] : std::vector<std::pair<Rational, Rational>>{{Q(1, 10), Q(-1, 10)}, {Q(1, 2), Q(-1, 2)}, {Q(1, 4), Q(0)}}) {
+      Enclosure prev(prec, 0L);
+      for (long k = 2; k <= (o.quick ? 8 : 16); ++k) {
+        s.Count();
+        const Enclosure kl = ref::QuantizedGaussianDivergence(Params(sigma, k), x, xp, RenyiOrder::Kl(), prec);
+        if (k > 2 && ref::CertainlyLess(kl, prev))
+          s.Violation("σ=" + S(sigma) + " C=1 x=" + S(x) + " x'=" + S(xp) + ": KL(k=" + std::to_string(k - 1) + ") = " +
+                      Dec(prev, 10) + " > KL(k=" + std::to_string(k) + ") = " + Dec(kl, 10));
+        prev = kl;
+      }
+    }
+  // The spec's table for the counterexample pair.
+  const std::vector<std::string> spec = {"0.02006706955", "0.546616707", "0.1857123124", "1.093233414", "0.5611978831",
+                                         "1.639850798", "1.270833852"};
+  // A mismatch here is not a counterexample to the claim: it aborts the check (INCONCLUSIVE).
+  for (long k = 2; k <= 8; ++k) {
+    const Enclosure kl = ref::QuantizedGaussianDivergence(Params(Q(1, 20), k), Q(1, 10), Q(-1, 10), RenyiOrder::Kl(), prec);
+    if (Disjoint(kl, Printed(spec[k - 2])))
+      throw std::runtime_error("spec §7.3 table k=" + std::to_string(k) + " differs: " + Dec(kl));
+  }
+  return s.AsVerdict("exact KL of a fixed input pair across k = 2..16 (σ ∈ {1/20, 1/10, 1/2}); the endpoint pair is "
+                     "monotone (003/E-b/endpoint-monotone) but fixed interior pairs are not");
+}
+
+// ---- E-b: the worst case ε_QG(α) is non-decreasing in k (numeric) -----------------------------------
+Verdict CheckEndpointMonotone(const CheckOptions& o) {
+  Search s;
+  const int prec = Prec(o);
+  const long max_k = o.quick ? 12 : 40;
+  const std::vector<Rational> sigmas = o.quick ? std::vector<Rational>{Q(1, 20), Q(1, 5), Q(1), Q(5)}
+                                               : std::vector<Rational>{Q(1, 20), Q(1, 10), Q(1, 5), Q(3, 10), Q(1, 2), Q(1), Q(2), Q(5)};
+  for (const Rational& sigma : sigmas)
+    for (const RenyiOrder& a : {RenyiOrder::Kl(), RenyiOrder::Finite(Q(2)), RenyiOrder::Finite(Q(5)),
+                                RenyiOrder::Finite(Q(20)), RenyiOrder::Infinity()}) {
+      Enclosure prev(prec, 0L);
+      for (long k = 2; k <= max_k; ++k) {
+        s.Count();
+        const Enclosure d = ref::QuantizedGaussianRdp(Params(sigma, k), a, prec);
+        if (k > 2 && ref::CertainlyLess(d, prev))
+          s.Violation("σ=" + S(sigma) + " D_" + OrderName(a) + ": ε(k=" + std::to_string(k - 1) + ") = " + Dec(prev) +
+                      " > ε(k=" + std::to_string(k) + ") = " + Dec(d));
+        prev = d;
+      }
+    }
+  return s.AsVerdict("[NUMERIC] ε_QG(α) = D_α(P_{C/2}‖P_{−C/2}) non-decreasing over k = 2.." + std::to_string(max_k) +
+                     ", α ∈ {KL, 2, 5, 20, ∞} (regression check of spec E-b, not a theorem)");
+}
+
+// ---- Theorem 1 / §4.5: data processing (quantized ≤ clamped ≤ Gaussian) and nested grids -----------
+Verdict CheckDpi(const CheckOptions& o) {
+  Search s;
+  const int prec = Prec(o);
+  std::mt19937_64 rng(o.seed + 3);
+  auto uniform = [&](long lo, long hi) { return std::uniform_int_distribution<long>(lo, hi)(rng); };
+  const int n = o.quick ? 40 : 250;
+  for (int t = 0; t < n; ++t) {
+    const Rational C = Q(uniform(1, 6), 2), sigma = C * Q(uniform(1, 25), 10);
+    const long k = uniform(2, 17);
+    const Rational x = C * Q(uniform(-8, 8), 16), xp = C * Q(uniform(-8, 8), 16);
+    if (x == xp) continue;
+    const RenyiOrder a = t % 4 == 0 ? RenyiOrder::Kl() : RenyiOrder::Finite(Q(uniform(11, 80), 10));
+    s.Count();
+    const QuantizedGaussianParams p = Params(sigma, k, C);
+    const Enclosure dq = ref::QuantizedGaussianDivergence(p, x, xp, a, prec);
+    const Enclosure dc = ref::ClampedGaussianDivergence(sigma, C, x, xp, a, prec);
+    const Rational dg = *ref::GaussianRdpExact(sigma, ref::Abs(Rational(x - xp)), a);
+    if (ref::CertainlyLess(dc, dq) || ref::CertainlyLess(Enclosure(prec, dg), dc))
+      s.Violation(Describe(p) + " x=" + S(x) + " x'=" + S(xp) + " α=" + OrderName(a) + ": QG " + Dec(dq) + ", clamped " +
+                  Dec(dc) + ", Gaussian " + S(dg));
+    if (!ref::CertainlyPositive(dq)) s.Violation(Describe(p) + ": D_α not certainly > 0 for x ≠ x'");
+  }
+  // Nested grids: (k − 1) | (k' − 1) ⇒ D^(k) ≤ D^(k') for every pair.
+  const std::vector<std::pair<long, long>> nests = {{2, 3}, {2, 4}, {3, 5}, {5, 9}, {9, 17}, {4, 7}, {3, 7}, {17, 33}};
+  for (const auto& [k1, k2] : nests)
+    for (const Rational& sigma : {Q(1, 20), Q(1, 4), Q(1)})
+      for (const auto& [x, xp] : std::vector<std::pair<Rational, Rational>>{{Q(1, 10), Q(-1, 10)}, {Q(1, 2), Q(-1, 2)}, {Q(1, 3), Q(1, 4)}})
+        for (const RenyiOrder& a : {RenyiOrder::Kl(), RenyiOrder::Finite(Q(3)), RenyiOrder::Infinity()}) {
+          if (o.quick && k2 == 33) continue;
+          s.Count();
+          const Enclosure d1 = ref::QuantizedGaussianDivergence(Params(sigma, k1), x, xp, a, prec);
+          const Enclosure d2 = ref::QuantizedGaussianDivergence(Params(sigma, k2), x, xp, a, prec);
+          if (ref::CertainlyLess(d2, d1))
+            s.Violation("nested k=" + std::to_string(k1) + " ⊂ k'=" + std::to_string(k2) + " σ=" + S(sigma) + " x=" + S(x) +
+                        " x'=" + S(xp) + " α=" + OrderName(a) + ": " + Dec(d1) + " > " + Dec(d2));
+        }
+  return s.AsVerdict("random (σ, k, C, x, x', α): D^QG ≤ D^clamp ≤ α(x−x')²/(2σ²) and D^QG > 0; nested grids "
+                     "(k−1)|(k'−1) ⇒ D^(k) ≤ D^(k') for every pair (post-processing)");
+}
+
+}  // namespace
+
+void AddSeed003Claims(Catalog& c) {
+  const std::string seed = "003";
+  c.push_back({"003/Lemma2/pmf", seed, "the output pmf of G_{σ,k,C}x is eqs. (11)–(12)", "spec 003 §4.1, §7.3 items 1–2",
+               {"E2", "E3", "E12"}, Status::kPass, CheckLemma2});
+  c.push_back({"003/Lemma2/clamped-mean", seed, "[DERIVED] the quantizer is unbiased after saturation: E output = E clamp(Y)",
+               "spec 003 §7.3 item 3", {}, Status::kPass, CheckClampedMean});
+  c.push_back({"003/7.4/tables", seed, "[DERIVED] spec Tables A, C and the Theorem-2 I, g values",
+               "spec 003 §7.4", {}, Status::kPass, CheckTables});
+  c.push_back({"003/Fig3/kl-curve", seed, "ε_1 rises with k and stays below the Gaussian α C²/(2σ²) (Fig. 3, σ = 1)",
+               "spec 003 §5.1", {"E15", "E23"}, Status::kPass, CheckFig3});
+  c.push_back({"003/Eq8/D1", seed, "D_1(P‖Q) = log E_P[P/Q] (eq. 8)", "spec 003 §2.2", {"E1"}, Status::kPassCorrected,
+               CheckEq8});
+  c.push_back({"003/Lemma1/order-monotone", seed, "D_α1 ≤ D_α2 for 1 ≤ α1 ≤ α2 ≤ ∞", "spec 003 §2.5", {}, Status::kPass,
+               CheckLemma1});
+  c.push_back({"003/Thm2/eq13-endpoint", seed, "sup_{x,x'} D(P_x‖P_x') is attained at (C/2, −C/2)",
+               "spec 003 §4.2, §4.3", {"E10"}, Status::kPass, CheckThm2Endpoint});
+  c.push_back({"003/Thm2/eq14", seed, "D_∞(P_x‖P_x') ≤ log(δ_q / ∫ f(y)(y − B(k−2))dy)", "spec 003 §4.3",
+               {"E11", "E20"}, Status::kPass, CheckThm2Bound});
+  c.push_back({"003/Lemma3/bound-increasing", seed, "ε_∞ (the Theorem-2 bound) increases with k: ∂g/∂δ > 0 for every k ≥ 2",
+               "spec 003 §4.4", {"E6", "E7", "E8", "E9"}, Status::kPass, CheckLemma3});
+  c.push_back({"003/Lemma3/proof-positivity", seed, "Lemma 3's proof: the integrand of ∂g/∂δ is ≥ 0 for every k",
+               "spec 003 §4.4", {"E6", "E7"}, Status::kPassCorrected, CheckLemma3Bracket});
+  c.push_back({"003/Abstract/fewer-levels-fixed-pair", seed,
+               "fewer quantization levels give more privacy: KL(P_x‖P_x') non-decreasing in k", "spec 003 §7.3",
+               {"E24"}, Status::kFail, CheckFixedPairMonotone});
+  c.push_back({"003/E-b/endpoint-monotone", seed, "[NUMERIC] the worst-case ε_QG(α) is non-decreasing in k",
+               "spec 003 §7.3 E-b", {"E24"}, Status::kPass, CheckEndpointMonotone});
+  c.push_back({"003/Thm1/dpi", seed, "the quantized Gaussian is at least as private as the Gaussian at every α",
+               "spec 003 §2.6, §4.5, §7.3 items 5, 7, 8", {"E23"}, Status::kPass, CheckDpi});
+}
+
+}  // namespace dpfl::proofs
