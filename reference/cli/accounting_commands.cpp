@@ -1,12 +1,15 @@
 // dpfl-ref rdp {gaussian, sampled-gaussian, randomized-response, laplace}, accountant,
-// calibrate {gaussian-analytic, gaussian-classic}, bnn, bnn-gamma-max, bnn-exact-delta
-// (issue 3; spec 004 for the DPFL-BNN commands). Every output names its adjacency notion.
+// calibrate {gaussian-analytic, gaussian-classic}, bnn, bnn-gamma-max, bnn-exact-delta,
+// binomial-mechanism (issue 3; spec 004 for the DPFL-BNN commands, spec 000 §4.4 for the binomial
+// mechanism). Every output names its adjacency notion.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli_common.hpp"
 #include "dpfl/ref/accountant.hpp"
+#include "dpfl/ref/corbin_fl_privacy.hpp"
 #include "dpfl/ref/gaussian.hpp"
 #include "dpfl/ref/laplace.hpp"
 #include "dpfl/ref/randomized_response.hpp"
@@ -20,6 +23,9 @@ constexpr const char* kSensitivityAdjacency =
     "(add/remove or replace-one, as the caller's sensitivity encodes)";
 constexpr const char* kPoissonAdjacency = "add/remove one record (Poisson subsampling, rate q)";
 constexpr const char* kRrAdjacency = "replace-one (the input bit may change arbitrarily; spec 004 E7)";
+constexpr const char* kBinomialAdjacency =
+    "any neighbouring relation under which the integer-valued query moves by at most Delta1, Delta2, "
+    "Delta_inf in l1, l2, l_inf (cpSGD Theorem 1; spec 000 Thm 3 uses replace-one client)";
 
 // A subcommand group: creates `name` once and registers a dispatcher that runs whichever child
 // command was parsed (main stops at the first parsed command, group or child).
@@ -116,7 +122,7 @@ void RegisterAccountingCommands(CLI::App& root, std::vector<Command>& commands) 
                                                     Order(a->order), options);
       out.Put("value", v.value);
       out.PutRaw("method", v.integer_order ? "integer-order binomial expansion (exact coefficients)"
-                                           : "fractional-order two-series formula with rigorous Lagrange remainder");
+                                           : "fractional-order two-series formula, tail by Euler transformation with a rigorous remainder");
       if (!v.integer_order) out.PutRaw("series_terms", v.terms);
       return std::move(out).Finish();
     }});
@@ -266,6 +272,58 @@ void RegisterAccountingCommands(CLI::App& root, std::vector<Command>& commands) 
       out.Put("gamma_max_as_printed", ref::BnnGammaMax(eps, delta, rounds, h, true, a->bits));
       out.Put("gamma_max_corrected", ref::BnnGammaMax(eps, delta, rounds, h, false, a->bits));
       return std::move(out).Finish();
+    }});
+  }
+  {
+    auto* app = root.add_subcommand("binomial-mechanism",
+                                    "cpSGD Theorem 1 (binomial mechanism, spec 000 §4.4): eps and its precondition");
+    struct Args { std::string N, p, s, l1, l2, linf, dim, delta; int bits = 256; };
+    auto a = std::make_shared<Args>();
+    app->add_option("--N", a->N, "binomial trials N > 0")->required();
+    app->add_option("--p", a->p, "binomial parameter p in (0, 1)")->required();
+    app->add_option("--s", a->s, "quantization scale s > 0")->required();
+    app->add_option("--l1", a->l1, "l1 sensitivity Delta1 >= 0")->required();
+    app->add_option("--l2", a->l2, "l2 sensitivity Delta2 >= 0")->required();
+    app->add_option("--linf", a->linf, "l_inf sensitivity Delta_inf >= 0")->required();
+    app->add_option("--dim", a->dim, "dimension d >= 1 (integer)")->required();
+    app->add_option("--delta", a->delta, "delta in (0, 1)")->required();
+    app->add_option("--precision", a->bits, "MPFR bits (default 256)");
+    commands.push_back({app, [a]() {
+      ref::CpSgdParams c;
+      c.N = ParseFlag(a->N, "--N");
+      c.p = ParseFlag(a->p, "--p");
+      c.s = ParseFlag(a->s, "--s");
+      c.sens1 = ParseFlag(a->l1, "--l1");
+      c.sens2 = ParseFlag(a->l2, "--l2");
+      c.sens_inf = ParseFlag(a->linf, "--linf");
+      c.d_dim = ParseFlag(a->dim, "--dim");
+      c.delta = ParseFlag(a->delta, "--delta");
+      c.precision_bits = a->bits;
+      ref::CpSgdEpsilon r;
+      try {
+        r = ref::CpSgdTheorem1(c);
+      } catch (const InvalidArgument& e) {  // the library names its fields; report the flags
+        const std::string& arg = e.argument();
+        const std::string flag = arg == "Delta1" ? "--l1" : arg == "Delta2" ? "--l2" : arg == "Delta_inf" ? "--linf"
+                               : arg == "d_dim" ? "--dim" : "--" + arg;
+        std::string what = e.what();
+        throw InvalidArgument(flag, what.substr(std::min(what.size(), arg.size() + 2)));
+      }
+      JsonResult out = Result("cpSGD Theorem 1: (eps, delta)-DP of the binomial mechanism Bin(N, p) at scale s",
+                              kBinomialAdjacency, a->bits);
+      out.Put("epsilon", r.epsilon);
+      out.Put("b_p", r.b_p);
+      out.Put("c_p", r.c_p);
+      out.Put("d_p", r.d_p);
+      for (size_t i = 0; i < r.terms.size(); ++i) out.Put("terms", std::to_string(i), r.terms[i]);
+      out.Put("precondition", "lhs", r.precondition.lhs);
+      out.Put("precondition", "rhs", r.precondition.rhs);
+      json result = std::move(out).Finish();
+      result["precondition"]["holds"] = r.precondition.holds;
+      result["notes"] = {{"precondition", "N p (1-p) >= max(23 ln(10 d / delta), 2 Delta_inf / s): Theorem 1 "
+                                          "applies only when holds is true"},
+                         {"epsilon", "sum of the three terms of spec 000 §4.4 (natural logs)"}};
+      return result;
     }});
   }
   {

@@ -27,6 +27,21 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // Name an unknown second word of a group (rdp, calibrate, cepam, …) instead of CLI11's
+  // generic "A subcommand is required".
+  auto find_child = [](CLI::App* parent, const std::string& name) -> CLI::App* {
+    for (CLI::App* child : parent->get_subcommands({}))
+      if (child->get_name() == name) return child;
+    return nullptr;
+  };
+  if (argc > 2 && argv[2][0] != '-') {
+    CLI::App* group = find_child(&app, argv[1]);
+    if (group != nullptr && !group->get_subcommands({}).empty() && find_child(group, argv[2]) == nullptr) {
+      std::cerr << "dpfl-ref: error: unknown subcommand of " << argv[1] << " '" << argv[2] << "' (see " << argv[1]
+                << " --help)\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -48,9 +63,14 @@ int main(int argc, char** argv) {
       return 0;
     }
   } catch (const dpfl::InvalidArgument& e) {
-    std::string arg = e.argument();
+    // Library parameters are named like C++ identifiers (eps_tilde); flags use dashes (--eps-tilde).
+    const std::string arg = e.argument();
     std::string what = e.what();
-    if (!arg.empty() && arg[0] != '-') what = "--" + what;
+    if (!arg.empty() && arg[0] != '-') {
+      for (std::size_t i = 0; i < arg.size() && i < what.size(); ++i)
+        if (what[i] == '_') what[i] = '-';
+      what = "--" + what;
+    }
     std::cerr << "dpfl-ref: error: " << what << "\n";
     return 2;
   } catch (const dpfl::Undecidable& e) {
