@@ -1,15 +1,148 @@
 // dpfl bench quantizers (see bench_command.hpp and production/bench/quantizer_bench.hpp).
+// dpfl bench rounds: per-round wall time of each mechanism vs vanilla FL on the same model, data,
+// clients and seed, all in one process (docs/benchmarks.md "Rounds").
 #include "bench_command.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "../bench/quantizer_bench.hpp"
+#include "certificate.hpp"
+#include "dpfl/data/datasets.hpp"
+#include "dpfl/error.hpp"
+#include "dpfl/fl/trainer.hpp"
+#include "dpfl/fl/training.hpp"
 #include "dpfl/quant/fast_encoders.hpp"
 
 namespace dpfl::cli {
+namespace {
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// `dpfl bench rounds`: RunTraining (the production round: local training, encoding, runtime
+// monitor, aggregation, evaluation) once per mechanism, vanilla first, same split/model/seed.
+// The mechanism's overhead is (median round s - vanilla median round s) / mechanism median round s.
+void RegisterRoundsBench(CLI::App& bench, std::vector<Command>& commands) {
+  auto* app = bench.add_subcommand(
+      "rounds", "per-round time of each mechanism vs vanilla FL (same model, data, clients, seed), one run");
+  struct Args {
+    std::string dataset = "synthetic", out;
+    std::vector<std::string> mechanisms = {"corbin-fl", "ldp-fl"};
+    std::size_t max_samples = 0, synthetic_samples = 3000;
+    std::uint32_t clients = 20, rounds = 3;
+    double eps_p = 1.0;
+    int local_epochs = 1, threads = 1;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  app->add_option("--dataset", args->dataset, "synthetic (default) or fashion-mnist");
+  app->add_option("--mechanisms", args->mechanisms, "mechanisms compared with vanilla (default corbin-fl ldp-fl)");
+  app->add_option("--max-samples", args->max_samples, "fashion-mnist: first N samples only (0 = all)");
+  app->add_option("--synthetic-samples", args->synthetic_samples, "synthetic data set size (default 3000)");
+  app->add_option("--clients", args->clients, "clients (default 20)");
+  app->add_option("--rounds", args->rounds, "rounds per mechanism; the median round is reported (default 3)");
+  app->add_option("--eps-p", args->eps_p, "per-parameter per-round budget (default 1)");
+  app->add_option("--local-epochs", args->local_epochs, "local passes per round (default 1)");
+  app->add_option("--threads", args->threads, "LibTorch intra-op threads (default 1)");
+  app->add_option("--out", args->out, "scratch directory for the runs (default: a temporary one, removed)");
+  app->add_flag("--json", args->json, "print JSON only (default: a table on stderr and JSON on stdout)");
+  commands.push_back({app, [args]() -> nlohmann::json {
+    if (!fl::HaveTorchTrainer()) throw InvalidArgument("bench rounds", "this dpfl was built without LibTorch");
+    data::Dataset all;
+    if (args->dataset == "synthetic") {
+      all = data::MakeSynthetic(args->synthetic_samples, 1);
+    } else if (args->dataset == "fashion-mnist") {
+      all = data::LoadMnistDirectory("/usr/share/datasets/fashion-mnist");
+      if (args->max_samples > 0 && args->max_samples < all.size()) {
+        std::vector<std::size_t> first(args->max_samples);
+        for (std::size_t k = 0; k < first.size(); ++k) first[k] = k;
+        all = all.Subset(first);
+      }
+    } else {
+      throw InvalidArgument("--dataset", "must be synthetic or fashion-mnist, got '" + args->dataset + "'");
+    }
+    const data::Split split = data::SplitTrainValidationTest(all, 1);
+    const bool temp = args->out.empty();
+    const std::filesystem::path root =
+        temp ? std::filesystem::temp_directory_path() /
+                   ("dpfl-bench-rounds-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()))
+             : std::filesystem::path(args->out);
+    std::vector<std::string> names = {"vanilla"};
+    for (const auto& m : args->mechanisms)
+      if (m != "vanilla") names.push_back(m);
+    // Vanilla again at the end: the load on a shared machine drifts, and a mechanism is compared
+    // with the mean of the two vanilla medians that bracket it.
+    names.push_back("vanilla");
+    nlohmann::json out = {{"dataset", args->dataset}, {"samples", all.size()}, {"clients", args->clients},
+                          {"rounds", args->rounds}, {"eps_p", args->eps_p}, {"local_epochs", args->local_epochs},
+                          {"threads", args->threads}, {"results", nlohmann::json::array()}};
+    std::vector<std::vector<double>> all_secs;
+    std::vector<fl::TrainResult> results;
+    std::ostringstream table;
+    table << std::left << std::setw(14) << "mechanism" << std::right << std::setw(14) << "median s/rnd"
+          << std::setw(14) << "vs vanilla" << std::setw(16) << "overhead/round" << "\n";
+    for (const auto& name : names) {
+      fl::TrainConfig config;
+      config.mechanism.kind = fl::ParseMechanism(name);
+      config.mechanism.eps_p = args->eps_p;
+      config.clients = args->clients;
+      config.rounds = args->rounds;
+      config.local_epochs = args->local_epochs;
+      config.seed = 1;
+      config.out_dir = (root / (name + "-" + std::to_string(all_secs.size()))).string();
+      config.progress = false;
+      config.plots = false;
+      fl::ValidateTrainConfig(config);
+      fl::TrainerOptions topt;
+      topt.threads = args->threads;
+      auto trainer = fl::MakeTorchTrainer(topt, split.train.channels, split.train.height, split.train.width,
+                                          split.train.classes);
+      fl::TrainHooks hooks;
+      hooks.monitor = [](const fl::MechanismConfig& mc, std::uint32_t round, const std::vector<fl::MonitorSample>& s) {
+        return certify::MonitorRound(mc, round, s);
+      };
+      const fl::TrainResult result = fl::RunTraining(config, split, *trainer, hooks);
+      std::vector<double> secs;
+      for (const auto& r : result.history) secs.push_back(r.seconds);
+      all_secs.push_back(secs);
+      results.push_back(result);
+    }
+    const double vanilla_median = 0.5 * (Median(all_secs.front()) + Median(all_secs.back()));
+    out["vanilla_median_round_seconds_first_last"] = {Median(all_secs.front()), Median(all_secs.back())};
+    for (std::size_t k = 0; k + 1 < names.size(); ++k) {
+      const std::string& name = names[k];
+      const double med = k == 0 ? vanilla_median : Median(all_secs[k]);
+      const double overhead = med > 0 ? (med - vanilla_median) / med : 0.0;
+      std::vector<double> secs = all_secs[k];
+      if (k == 0) secs.insert(secs.end(), all_secs.back().begin(), all_secs.back().end());
+      out["results"].push_back({{"mechanism", name}, {"round_seconds", secs}, {"median_round_seconds", med},
+                                {"ratio_to_vanilla", vanilla_median > 0 ? med / vanilla_median : 0.0},
+                                {"overhead_fraction_of_round", overhead},
+                                {"final_test_accuracy", results[k].final_test.accuracy}});
+      table << std::left << std::setw(14) << name << std::right << std::fixed << std::setprecision(3) << std::setw(14)
+            << med << std::setw(13) << (vanilla_median > 0 ? med / vanilla_median : 0.0) << "x" << std::setw(15)
+            << std::setprecision(1) << 100.0 * overhead << "%\n";
+    }
+    if (temp) {
+      std::error_code ec;
+      std::filesystem::remove_all(root, ec);
+    }
+    if (!args->json) std::cerr << table.str();
+    return out;
+  }});
+}
+
+}  // namespace
 
 void RegisterBenchCommand(CLI::App& root, std::vector<Command>& commands) {
   auto* bench = root.add_subcommand("bench", "Benchmarks with in-process baselines and ratios");
@@ -71,6 +204,7 @@ void RegisterBenchCommand(CLI::App& root, std::vector<Command>& commands) {
     if (!args->json) std::cerr << table.str();
     return out;
   }});
+  RegisterRoundsBench(*bench, commands);
 }
 
 }  // namespace dpfl::cli
