@@ -14,14 +14,6 @@ namespace {
 constexpr int kFirstGuardBits = 64;
 constexpr int kMaxGuardBits = 4096;
 
-bool NarrowEnough(const Enclosure& e, int p) {
-  mpfr_t d;
-  mpfr_init2(d, 64);
-  mpfi_diam(d, e.get());
-  const bool ok = mpfr_number_p(d) != 0 && mpfr_cmp_si_2exp(d, 1, -p) <= 0;
-  mpfr_clear(d);
-  return ok;
-}
 
 Enclosure Adaptive(int p, const std::function<Enclosure(mpfr_prec_t)>& compute) {
   ValidatePrecision(p);

@@ -377,4 +377,14 @@ void ValidateNonNegative(const Rational& x, const std::string& name) {
   if (x < 0) throw InvalidArgument(name, "must be >= 0, got " + ToExactString(x));
 }
 
+
+bool NarrowEnough(const Enclosure& e, int p) {
+  mpfr_t d;
+  mpfr_init2(d, 64);
+  mpfi_diam(d, e.get());  // rounded up: a rigorous upper bound on the width
+  const bool ok = mpfr_number_p(d) != 0 && mpfr_cmp_si_2exp(d, 1, -p) <= 0;
+  mpfr_clear(d);
+  return ok;
+}
+
 }  // namespace dpfl::ref

@@ -22,15 +22,6 @@ constexpr long kBlock = 256;
 
 Rational AbsQ(const Rational& q) { return q < 0 ? Rational(-q) : q; }
 
-// Relative width (absolute where the enclosure contains 0) at most 2^-p.
-bool NarrowEnough(const Enclosure& e, int p) {
-  mpfr_t d;
-  mpfr_init2(d, 64);
-  mpfi_diam(d, e.get());
-  const bool ok = mpfr_number_p(d) != 0 && mpfr_cmp_si_2exp(d, 1, -p) <= 0;
-  mpfr_clear(d);
-  return ok;
-}
 
 // Runs compute(w) at w = p + guard bits, doubling the guard until NarrowEnough for every result.
 template <class R, class Check>

@@ -30,6 +30,7 @@
 #include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/ldpq.hpp"
 #include "testing/bit_counts.hpp"
+#include "testing/quantizer_instances.hpp"
 #include "testing/stat.hpp"
 
 namespace {
@@ -97,51 +98,11 @@ struct ClipToAlphaRadius : q::NoFaults {
 using LevelsFn = q::BinaryLevels (*)(double, double, double);
 
 // ---- Instances (same fixed-seed family as the statistical suite) -------------------------------
-double ToDouble(const Rational& x) { return x.convert_to<double>(); }
-Rational Exact(double x) { return Rational(x); }
-Rational ClipExact(const Rational& w, const Rational& c, const Rational& r) {
-  return ref::Max(Rational(c - r), ref::Min(Rational(c + r), w));
-}
-
-struct Instance {
-  Rational E;
-  double c, r;
-  float w1, w2;
-  int d;
-  Rational c_x, r_x, w1_x, w2_x;
-  bool outside;
-};
-
-std::vector<Instance> MakeInstances() {
-  std::mt19937_64 g(kInstanceSeed);
-  auto uni = [&](std::int64_t lo, std::int64_t hi) {
-    return lo + static_cast<std::int64_t>(g() % static_cast<std::uint64_t>(hi - lo + 1));
-  };
-  std::vector<Instance> out;
-  for (int i = 0; i < kInstances; ++i) {
-    Instance in;
-    in.E = Rational(1) + Rational(uni(1, 40), uni(1, 20));
-    in.c_x = Rational(uni(-32, 32), 16);
-    in.r_x = Rational(uni(1, 64), 16);
-    in.c = ToDouble(in.c_x);
-    in.r = ToDouble(in.r_x);
-    in.d = i % 9;
-    in.outside = (i % 4 == 3);
-    auto weight = [&](bool out_of_range) {
-      const std::int64_t den = uni(1, 97);
-      Rational u(uni(-den, den), den);
-      if (out_of_range) u = (u < 0 ? Rational(-1) : Rational(1)) + u;
-      return static_cast<float>(ToDouble(Rational(in.c_x + in.r_x * u)));
-    };
-    in.w1 = weight(false);
-    in.w2 = weight(in.outside);
-    if (in.outside && (i % 8 == 3)) std::swap(in.w1, in.w2);
-    in.w1_x = ClipExact(Exact(in.w1), in.c_x, in.r_x);
-    in.w2_x = ClipExact(Exact(in.w2), in.c_x, in.r_x);
-    out.push_back(in);
-  }
-  return out;
-}
+using dpfl::testing::ClipExact;
+using dpfl::testing::Exact;
+using dpfl::testing::Instance;
+using dpfl::testing::ToDouble;
+std::vector<Instance> MakeInstances() { return dpfl::testing::MakeInstances(kInstances, kInstanceSeed); }
 
 q::StreamContext Context(std::uint64_t seed, std::uint32_t round) {
   q::StreamContext ctx;

@@ -148,6 +148,8 @@ inline Enclosure ExpQ(mpfr_prec_t prec, const Rational& q) { return Exp(Enclosur
 Rational MpfrExactRational(mpfr_srcptr f);
 // The enclosure with exact rational endpoints; Undecidable if NaN or unbounded.
 Interval ToInterval(const Enclosure& x);
+// The enclosure's width (MPFI diameter: relative, or absolute where it contains 0) is at most 2^−p.
+bool NarrowEnough(const Enclosure& e, int p);
 // lhs ≥ rhs decided from the enclosures; Undecidable if they overlap.
 bool DecideGreaterEqual(const Enclosure& lhs, const Enclosure& rhs);
 
