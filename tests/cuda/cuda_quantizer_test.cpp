@@ -1,7 +1,7 @@
 // CUDA encoders vs the CPU path: bit-identical messages word for word, aggregation, bad inputs.
 //
 // Plain C++ (host compiler); the kernels live in dpfl_cuda. Tests that need a device start with
-// GTEST_SKIP() when none is present, so this binary passes (skipped) on machines without a GPU.
+// a GTEST_SKIP with the reason when none is present, so this binary passes (skipped) on machines without a GPU.
 // The CudaNoDevice suite is the converse: it runs only without a device and checks that the API
 // fails cleanly there (false / InvalidArgument / CudaError, never a crash).
 //
