@@ -1,20 +1,21 @@
 // CUDA encoders of the binary quantizers and bit aggregation (dpfl/quant/cuda_quantizer.hpp).
 //
 // Bit identity with the CPU path (docs/cuda.md): every per-element decision is made by the same
-// DPFL_HD functions the CPU loops call (LdpqBit, Q1RoleBit, Q2RoleBit from
-// dpfl/quant/binary_element.hpp; ChaChaUniformBlock, PhiloxUniformBlock from dpfl/rng/streams.hpp),
+// DPFL_HD functions the CPU loops call (LdpqBit, Q1RoleBit, Q2RoleBit, thresholds from
+// dpfl/quant/binary_element.hpp; ChaChaUniformBlock, PhiloxUniformBlock, DecisionUniform64 from
+// dpfl/rng/streams.hpp),
 // on the same stream addresses, with the weight widened float → double as on the CPU. The
 // arithmetic is integer plus IEEE double +, −, × and the truncating double → uint64 conversion,
 // compiled with -fmad=false (no FMA contraction), so each result is the correctly rounded one on
 // both sides.
 //
-// Work mapping of the encode kernels: thread g handles the 8 parameters 8g … 8g+7, i.e. exactly
-// one ChaCha20 block (block counter g) or four Philox blocks (4g … 4g+3) per stream, and builds
-// one byte of the message. The 8 consecutive lanes 8q … 8q+7 of a warp hold the 8 bytes of packed
-// word q; they OR their bytes together with three __shfl_xor_sync steps and lane 8q writes the
-// word. Each random block is generated exactly once, weight loads are coalesced per warp, and a
-// message of m parameters runs ⌈m/64⌉·8 threads. Out-of-range threads of the last warp take part
-// in the shuffles with a zero byte (no early return before the shuffles).
+// Work mapping of the encode kernels: thread g handles the 32 parameters 32g … 32g+31, whose
+// 16-bit heads (rng::DecisionHead16) are exactly one ChaCha20 block (block counter g) or four
+// Philox blocks (4g … 4g+3) of each stream, and builds one 32-bit half of a packed word. Lanes
+// 2q and 2q+1 of a warp hold the two halves of word q; one __shfl_xor_sync joins them and lane
+// 2q writes the word. A tie of the heads with T >> 48 (probability 2^−16) recomputes that
+// parameter's full uniforms. A message of m parameters runs ⌈m/64⌉·2 threads. Out-of-range
+// threads of the last warp take part in the shuffle with zero bits (no early return before it).
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -45,7 +46,7 @@ void ThrowIfCudaError(int code, const char* expr, const char* file, int line) {
 namespace quant {
 namespace {
 
-constexpr unsigned kBlockThreads = 256;  // a multiple of 32 (whole warps) and of 8 (whole words)
+constexpr unsigned kBlockThreads = 256;  // a multiple of 32 (whole warps), so lane pairs share a word
 static_assert(kBlockThreads % 32 == 0);
 
 enum class Mode { kLdpq, kQ1, kQ2 };
@@ -70,53 +71,68 @@ class DeviceBuffer {
 
 // ---- Kernels ----
 
-// The 8 uniforms of parameters 8·octet … 8·octet + 7 of one stream: ChaCha20 block `octet`, or
-// Philox blocks 4·octet … 4·octet + 3 (same blocks as detail::UniformsForWord on the CPU).
+// The 8 raw uniforms 8·g … 8·g + 7 of one stream (rng::Uniform64 layout): ChaCha20 block g, or
+// Philox blocks 4·g … 4·g + 3. For a decision stream they hold the 16-bit heads of parameters
+// 32·g … 32·g + 31 (rng::DecisionHead16: head 32·g + k = bits 16·(k % 4) … of uniform k / 4).
 template <rng::Generator G>
-__device__ __forceinline__ void OctetUniforms(const rng::StreamKey& key, const rng::StreamAddress& addr,
-                                              std::uint64_t octet, std::uint64_t u[8]) {
+__device__ __forceinline__ void RawOctet(const rng::StreamKey& key, const rng::StreamAddress& addr, std::uint64_t g,
+                                         std::uint64_t u[8]) {
   if constexpr (G == rng::Generator::kChaCha20) {
-    rng::ChaChaUniformBlock(key, addr, static_cast<std::uint32_t>(octet), u);  // octet < 2^32 (m ≤ 2^35)
+    rng::ChaChaUniformBlock(key, addr, static_cast<std::uint32_t>(g), u);  // g < 2^32 (m ≤ 2^35)
   } else {
 #pragma unroll
-    for (int b = 0; b < 4; ++b) rng::PhiloxUniformBlock(key, addr, octet * 4 + static_cast<std::uint64_t>(b), u + 2 * b);
+    for (int b = 0; b < 4; ++b) rng::PhiloxUniformBlock(key, addr, g * 4 + static_cast<std::uint64_t>(b), u + 2 * b);
   }
 }
 
+__device__ __forceinline__ std::uint32_t HeadOf(const std::uint64_t u[8], int k) {
+  return static_cast<std::uint32_t>(u[k / 4] >> (16 * (k % 4))) & 0xffffu;
+}
+
+// Thread g decides parameters 32·g … 32·g + 31 from their 16-bit heads (one head block per
+// stream) and fetches the full 64-bit uniforms (rng::DecisionUniform64) only when the heads tie
+// with T >> 48 — the same rule as the CPU's SIMD path, so the bits are identical.
 template <rng::Generator G, Mode M>
 __global__ void __launch_bounds__(kBlockThreads)
     EncodeKernel(BinaryLevels levels, const float* __restrict__ w, std::uint64_t m, rng::StreamKey key,
                  rng::StreamAddress private_addr, rng::StreamAddress shared_addr, int d,
                  std::uint64_t* __restrict__ bits) {
-  const std::uint64_t octet = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::uint64_t first = octet * 8;
-  std::uint64_t byte = 0;
+  const std::uint64_t g = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::uint64_t first = g * 32;
+  std::uint64_t half = 0;
   if (first < m) {
-    std::uint64_t priv[8];
-    OctetUniforms<G>(key, private_addr, octet, priv);
-    const int n = m - first < 8 ? static_cast<int>(m - first) : 8;
-    if constexpr (M == Mode::kLdpq) {
-#pragma unroll
-      for (int k = 0; k < 8; ++k)
-        if (k < n) byte |= std::uint64_t{LdpqBit(w[first + k], priv[k], levels)} << k;
-    } else {
-      std::uint64_t shared[8];
-      OctetUniforms<G>(key, shared_addr, octet, shared);
-#pragma unroll
-      for (int k = 0; k < 8; ++k) {
-        if (k >= n) continue;
-        const bool plus = M == Mode::kQ1 ? Q1RoleBit(w[first + k], shared[k], priv[k], d, levels)
-                                         : Q2RoleBit(w[first + k], shared[k], priv[k], d, levels);
-        byte |= std::uint64_t{plus} << k;
+    std::uint64_t priv[8], shared[8] = {};
+    RawOctet<G>(key, private_addr, g, priv);
+    if constexpr (M != Mode::kLdpq) RawOctet<G>(key, shared_addr, g, shared);
+    const int shift = d < 16 ? d : 16;
+    const std::uint32_t high = (0xffffu << (16 - shift)) & 0xffffu;
+    const int n = m - first < 32 ? static_cast<int>(m - first) : 32;
+    for (int k = 0; k < n; ++k) {
+      const std::uint64_t j = first + static_cast<std::uint64_t>(k);
+      const double x = ClipWeight(static_cast<double>(w[j]), levels);
+      const std::uint32_t t16 =
+          static_cast<std::uint32_t>((M == Mode::kQ2 ? MinusThreshold(x, levels) : PlusThreshold(x, levels)) >> 48);
+      const std::uint32_t v16 =
+          M == Mode::kLdpq ? HeadOf(priv, k) : ((HeadOf(shared, k) & high) | (HeadOf(priv, k) >> shift));
+      bool plus;
+      if (v16 != t16) {
+        plus = (v16 < t16) != (M == Mode::kQ2);
+      } else {
+        const std::uint64_t pu = rng::DecisionUniform64(G, key, private_addr, j);
+        if constexpr (M == Mode::kLdpq) {
+          plus = LdpqBit(w[j], pu, levels);
+        } else {
+          const std::uint64_t su = rng::DecisionUniform64(G, key, shared_addr, j);
+          plus = M == Mode::kQ1 ? Q1RoleBit(w[j], su, pu, d, levels) : Q2RoleBit(w[j], su, pu, d, levels);
+        }
       }
+      half |= std::uint64_t{plus} << k;
     }
   }
-  // Lanes 8q … 8q+7 hold bytes 0 … 7 of word q (blockDim is a multiple of 8, so octet % 8 = lane % 8).
-  std::uint64_t word = byte << (8 * (threadIdx.x & 7u));
+  // Lanes 2q, 2q+1 hold the low and high halves of word q (blockDim is even, so g % 2 = lane % 2).
+  std::uint64_t word = half << (32 * (threadIdx.x & 1u));
   word |= __shfl_xor_sync(0xffffffffu, word, 1);
-  word |= __shfl_xor_sync(0xffffffffu, word, 2);
-  word |= __shfl_xor_sync(0xffffffffu, word, 4);
-  if ((threadIdx.x & 7u) == 0 && first < m) bits[octet / 8] = word;
+  if ((threadIdx.x & 1u) == 0 && first < m) bits[g / 2] = word;
 }
 
 // *first_bad = min(*first_bad, index of the first NaN/±Inf weight). Exponent-bit test, so it
@@ -188,7 +204,7 @@ void ValidateDeviceWeights(const float* w, std::size_t m) {
 template <rng::Generator G, Mode M>
 void LaunchEncodeT(const BinaryLevels& levels, const float* w, std::size_t m, const StreamContext& ctx,
                    std::uint32_t pair, std::uint32_t client, int d, std::uint64_t* bits) {
-  const std::uint64_t threads = PackedWords(m) * 8;  // 8 lanes per packed word
+  const std::uint64_t threads = PackedWords(m) * 2;  // 2 lanes (32 parameters each) per packed word
   const std::uint64_t blocks = (threads + kBlockThreads - 1) / kBlockThreads;
   if (blocks > static_cast<std::uint64_t>(INT_MAX)) throw InvalidArgument("m", "too many parameters for one launch");
   const rng::StreamAddress private_addr{ctx.round, client, rng::Purpose::kPrivateCoin};

@@ -409,10 +409,10 @@ TEST(QuantizerStat, ExactReplayBitIdenticalDecisions) {
     const dpfl::rng::StreamAddress pa3{ctx.round, c3, dpfl::rng::Purpose::kPrivateCoin};
     std::uint64_t mismatches = 0;
     for (std::size_t j = 0; j < kParams; ++j) {
-      const std::uint64_t s = dpfl::rng::Uniform64(rc.gen, ctx.key, sa, j);
-      const std::uint64_t u1 = dpfl::rng::Uniform64(rc.gen, ctx.key, pa1, j);
-      const std::uint64_t u2 = dpfl::rng::Uniform64(rc.gen, ctx.key, pa2, j);
-      const std::uint64_t u3 = dpfl::rng::Uniform64(rc.gen, ctx.key, pa3, j);
+      const std::uint64_t s = dpfl::rng::DecisionUniform64(rc.gen, ctx.key, sa, j);
+      const std::uint64_t u1 = dpfl::rng::DecisionUniform64(rc.gen, ctx.key, pa1, j);
+      const std::uint64_t u2 = dpfl::rng::DecisionUniform64(rc.gen, ctx.key, pa2, j);
+      const std::uint64_t u3 = dpfl::rng::DecisionUniform64(rc.gen, ctx.key, pa3, j);
       const bool e1 = ExactQ1Plus(plus[i1[j]], s, u1, rc.d);
       const bool e2 = ExactQ2Plus(minus[i2[j]], s, u2, rc.d);
       const bool e3 = ExactQ1Plus(ldpq[i1[j]], 0, u3, 0);  // LDPQ: d = 0, "+" iff U < T

@@ -72,5 +72,62 @@ TEST(FastEncoders, BitIdenticalToScalarLoops) {
   std::cout << "compared " << compared << " encodings; best ISA " << static_cast<int>(fast::BestIsa()) << "\n";
 }
 
+// The SIMD path decides from 16-bit heads and fetches the 48-bit tails only when the heads tie
+// with T >> 48 (probability 2^-16 per decision, so random inputs almost never reach that code).
+// Here every weight is chosen so that its threshold's top 16 bits equal the top 16 bits of its
+// own V: nearly every decision is a tie, and the output must still equal the scalar loop's.
+TEST(FastEncoders, HeadTiesAreResolvedExactly) {
+  const BinaryLevels k = MakeBinaryLevels(8.0, 0.0, 1.0);  // α ≈ 1.0007: q covers ~[0.0003, 0.9997]
+  const std::size_t m = 64 * 40 + 3;                       // 5 SIMD groups of 512 and a scalar tail
+  const std::uint32_t pair = 6, client = 2;
+  int compared = 0;
+  for (rng::Generator gen : {rng::Generator::kChaCha20, rng::Generator::kPhilox4x32}) {
+    StreamContext ctx;
+    ctx.generator = gen;
+    for (int i = 0; i < 8; ++i) ctx.key.words[i] = 0x9E3779B9u * static_cast<std::uint32_t>(i + 1);
+    ctx.round = 3;
+    const rng::StreamAddress sa{ctx.round, pair, rng::Purpose::kSharedBits};
+    const rng::StreamAddress pa{ctx.round, client, rng::Purpose::kPrivateCoin};
+    // d = -1 stands for LDPQ.
+    for (int d : {-1, 0, 1, 5, 15, 16, 31})
+      for (PairRole role : {PairRole::kQ1, PairRole::kQ2}) {
+        if (d < 0 && role == PairRole::kQ2) continue;
+        std::vector<float> w(m);
+        std::size_t ties = 0;
+        for (std::size_t j = 0; j < m; ++j) {
+          const std::uint64_t priv = rng::DecisionUniform64(gen, ctx.key, pa, j);
+          const std::uint64_t v = d < 0 ? priv : MergeSharedPrivate(rng::DecisionUniform64(gen, ctx.key, sa, j), priv, d);
+          const double q = (static_cast<double>(v >> 48) + 0.5) / 65536.0;  // middle of V's top-16 cell
+          const double offset = (role == PairRole::kQ1 ? q - 0.5 : 0.5 - q) / k.inv_two_r_alpha;
+          w[j] = static_cast<float>(k.c + offset);
+          const std::uint64_t t = role == PairRole::kQ1 ? PlusThreshold(ClipWeight(static_cast<double>(w[j]), k), k)
+                                                        : MinusThreshold(ClipWeight(static_cast<double>(w[j]), k), k);
+          ties += (t >> 48) == (v >> 48);
+        }
+        EXPECT_GE(ties, m * 99 / 100) << "construction failed to force head ties, d=" << d;
+        for (int threads : {1, 2}) {
+          std::vector<std::uint64_t> expected(PackedWords(m)), actual(PackedWords(m));
+          if (d < 0) {
+            detail::EncodeLdpqT<NoFaults>(k, w, ctx, client, expected, threads);
+          } else {
+            detail::EncodeCorBinQT<NoFaults>(k, w, d, role, ctx, pair, client, expected, threads);
+          }
+          for (fast::Isa isa : SupportedIsas()) {
+            std::fill(actual.begin(), actual.end(), 0x5555555555555555ull);
+            if (d < 0) {
+              fast::EncodeLdpqFast(k, w, ctx, client, actual, threads, isa);
+            } else {
+              fast::EncodeCorBinQFast(k, w, d, role, ctx, ctx, pair, client, actual, threads, isa);
+            }
+            EXPECT_EQ(actual, expected) << "d=" << d << " role=" << static_cast<int>(role)
+                                        << " isa=" << static_cast<int>(isa) << " threads=" << threads;
+            ++compared;
+          }
+        }
+      }
+  }
+  std::cout << "compared " << compared << " tie-heavy encodings\n";
+}
+
 }  // namespace
 }  // namespace dpfl::quant

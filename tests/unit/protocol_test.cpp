@@ -65,7 +65,7 @@ TEST(Protocol, ServerViewHoldsNoSecretsSharedBitsOrWeights) {
     std::uint32_t pair_index = 0;
     while (view.pairing.pairs[pair_index] != std::make_pair(q1, q2)) ++pair_index;
     for (std::uint64_t j = 0; j < 8; ++j) {
-      const std::uint64_t z = dpfl::rng::Uniform64(cfg.generator, layer, {kRound, pair_index, dpfl::rng::Purpose::kSharedBits}, j);
+      const std::uint64_t z = dpfl::rng::DecisionUniform64(cfg.generator, layer, {kRound, pair_index, dpfl::rng::Purpose::kSharedBits}, j);
       EXPECT_FALSE(Contains(bytes, &z, 8));
     }
   }

@@ -13,6 +13,8 @@
 // versions (AVX-512, AVX2, baseline x86-64) are compiled from one body and chosen at run time.
 #include "dpfl/quant/fast_encoders.hpp"
 
+#include <immintrin.h>
+
 #include <cstring>
 
 #include "dpfl/quant/cpu_encoders.hpp"
@@ -136,126 +138,256 @@ DPFL_ALWAYS_INLINE void Philox64Blocks(const rng::StreamKey& key, const rng::Str
   }
 }
 
-DPFL_ALWAYS_INLINE void Uniforms128(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t word,
-                                    U64x8 out[16]) {
+// The raw uniforms 128·g … 128·g + 127 of one stream (16 ChaCha20 blocks from 16·g, or 64 Philox
+// blocks from 64·g) as 16 vectors of 8 consecutive uniforms. For a decision stream these are the
+// heads of parameters 512·g … 512·g + 511: rng::DecisionHead16(j) is 16-bit chunk j % 4 of raw
+// uniform j / 4, so vector i read as 32 little-endian 16-bit lanes is heads 512·g + 32·i + (0…31).
+DPFL_ALWAYS_INLINE void Heads512(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t group,
+                                 U64x8 out[16]) {
   if (ctx.generator == rng::Generator::kChaCha20) {
-    ChaCha16Blocks(ctx.key, addr, static_cast<std::uint32_t>(word * 8), out);
+    ChaCha16Blocks(ctx.key, addr, static_cast<std::uint32_t>(group * 16), out);
   } else {
-    Philox64Blocks(ctx.key, addr, static_cast<std::uint64_t>(word) * 32, out);
+    Philox64Blocks(ctx.key, addr, static_cast<std::uint64_t>(group) * 64, out);
   }
 }
 
-// The decision of binary_element.hpp for 8 consecutive parameters, as a byte (bit j =
-// parameter j): bit = (V < T) with T = ProbabilityToThreshold(0.5 ± (clip(w) − c)·inv), the Q2
-// role using T− and negating; V = merge(shared, priv, d) or priv. Same IEEE operations in the
-// same order as PlusThreshold / MinusThreshold / ProbabilityToThreshold.
-struct DecisionSpec {
-  bool minus;       // T− (Q2 role) instead of T+
-  bool negate;      // Q2: bit = !(V < T−)
-  bool use_shared;  // CorBinQ roles
-  int d;
+typedef std::uint16_t U16x32 __attribute__((vector_size(64)));
+typedef std::uint16_t U16x16 __attribute__((vector_size(32)));
+typedef std::int32_t I32x8 __attribute__((vector_size(32)));
+typedef std::int32_t I32x16 __attribute__((vector_size(64)));
+typedef std::uint8_t U8x16 __attribute__((vector_size(16)));
+typedef float F32x16 __attribute__((vector_size(64)));
+
+// Which rule a message follows (binary_element.hpp): LDPQ "+" iff V < T+ with V = private; Q1
+// role "+" iff V < T+; Q2 role "+" iff !(V < T−); V = merge(shared, private, d) for the roles.
+// A template parameter of the loops, so each rule compiles to its own branch-free body.
+enum class Rule { kLdpq, kQ1, kQ2 };
+
+// Heads below T's top 16 bits decide "V < T", heads above decide "V ≥ T", equal heads need the
+// tails. Each instruction-set policy below computes, for 16 consecutive parameters, the lane
+// masks `below` (V16 < T16) and `ties` (V16 == T16), where T16 = T >> 48 with
+// T = ProbabilityToThreshold(0.5 ± (clip(w) − c)·inv) and V16 = the top 16 bits of V. T16 is
+// computed with the same IEEE double operations in the same order as ClipWeight /
+// PlusThreshold / MinusThreshold. Since ⌊⌊q·2^64⌋/2^48⌋ = ⌊q·2^16⌋ (q·2^16 is exact), T16 is
+// ⌊q·2^16⌋ for q ∈ (0, 1), 0 for q ≤ 0 and 0xffff for q ≥ 1 (T saturates at 2^64 − 1): a
+// clamp of q·2^16 to [0, 65535] and a truncation give all three cases. The top 16 bits of
+// V = merge(shared, private, d) (MergeSharedPrivate) are (sh & high) | (pr >> min(d, 16)),
+// high = the top min(d, 16) of 16 bits; for LDPQ V16 = pr.
+struct LaneMasks {
+  std::uint32_t below, ties;
 };
 
-// Returns a vector whose lane j is 2^j if parameter j's bit is 1, else 0.
-DPFL_ALWAYS_INLINE U64x8 Decide8(const BinaryLevels& k, const float* w, U64x8 shared, U64x8 priv,
-                                 const DecisionSpec& spec) {
-  U64x8 v = priv;
-  if (spec.use_shared && spec.d > 0) v = (shared & (~std::uint64_t{0} << (64 - spec.d))) | (priv >> spec.d);
-  F32x8 wf;
-  std::memcpy(&wf, w, sizeof(wf));
-  F64x8 x = __builtin_convertvector(wf, F64x8);
-  const F64x8 lo = F64x8{} + k.lo, hi = F64x8{} + k.hi;
-  x = x < lo ? lo : (x > hi ? hi : x);
-  const F64x8 prod = (x - k.c) * k.inv_two_r_alpha;
-  const F64x8 q = spec.minus ? 0.5 - prod : 0.5 + prod;
-  const I64x8 inside = (q > 0.0) & (q < 1.0);
-  const F64x8 scaled = (inside ? q : F64x8{}) * 18446744073709551616.0;  // q·2^64 ∈ [0, 2^64), exact
-  // Truncation to uint64 through the signed conversion: for scaled ≥ 2^63 subtract 2^63 first
-  // (exact: doubles in [2^63, 2^64) are multiples of 2^11) and add it back as an integer.
-  const I64x8 upper = scaled >= 9223372036854775808.0;
-  const F64x8 shifted = upper ? scaled - 9223372036854775808.0 : scaled;
-  U64x8 t = __builtin_convertvector(__builtin_convertvector(shifted, I64x8), U64x8) +
-            (__builtin_convertvector(upper, U64x8) & (std::uint64_t{1} << 63));
-  t = q >= 1.0 ? U64x8{} + ~std::uint64_t{0} : t;
-  I64x8 below = v < t;
-  if (spec.negate) below = ~below;
-  return __builtin_convertvector(below, U64x8) & U64x8{1, 2, 4, 8, 16, 32, 64, 128};
+// Portable form (GCC vector extensions), compiled for AVX2 and baseline x86-64.
+struct GenericOps {
+  static DPFL_ALWAYS_INLINE I32x8 TopThreshold8(const BinaryLevels& k, const float* w, bool minus) {
+    F32x8 wf;
+    std::memcpy(&wf, w, sizeof(wf));
+    F64x8 x = __builtin_convertvector(wf, F64x8);
+    const F64x8 lo = F64x8{} + k.lo, hi = F64x8{} + k.hi;
+    x = x < lo ? lo : (x > hi ? hi : x);
+    const F64x8 prod = (x - k.c) * k.inv_two_r_alpha;
+    F64x8 q16 = (minus ? 0.5 - prod : 0.5 + prod) * 65536.0;
+    const F64x8 zero = F64x8{}, top = F64x8{} + 65535.0;
+    q16 = q16 > zero ? q16 : zero;
+    q16 = q16 < top ? q16 : top;
+    return __builtin_convertvector(q16, I32x8);
+  }
+  // Bit i = lane i of an all-ones/all-zeros mask: narrow to bytes, then gather each byte's top
+  // bit with the multiply trick ((x & 0x8040…01)·0x0101…01 collects bit i of byte i in the top
+  // byte, carry-free).
+  static DPFL_ALWAYS_INLINE std::uint32_t LaneBits(I32x16 m) {
+    const U8x16 bytes = __builtin_convertvector(m, U8x16);
+    std::uint64_t half[2];
+    std::memcpy(half, &bytes, sizeof(half));
+    constexpr std::uint64_t kPick = 0x8040201008040201ull, kSum = 0x0101010101010101ull;
+    return static_cast<std::uint32_t>((((half[0] & kPick) * kSum) >> 56) |
+                                      ((((half[1] & kPick) * kSum) >> 56) << 8));
+  }
+  template <Rule kRule>
+  static DPFL_ALWAYS_INLINE LaneMasks Compare16(const BinaryLevels& k, const float* w, const std::uint16_t* sh,
+                                                const std::uint16_t* pr, std::uint32_t high, int shift) {
+    U16x16 p16, s16;
+    std::memcpy(&p16, pr, sizeof(p16));
+    std::memcpy(&s16, sh, sizeof(s16));
+    const U32x16 p = __builtin_convertvector(p16, U32x16);
+    const U32x16 v = kRule == Rule::kLdpq ? p : (__builtin_convertvector(s16, U32x16) & high) | (p >> shift);
+    const I32x8 t_lo = TopThreshold8(k, w, kRule == Rule::kQ2), t_hi = TopThreshold8(k, w + 8, kRule == Rule::kQ2);
+    const U32x16 t = reinterpret_cast<U32x16>(
+        __builtin_shufflevector(t_lo, t_hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    return {LaneBits(reinterpret_cast<I32x16>(v < t)), LaneBits(reinterpret_cast<I32x16>(v == t))};
+  }
+};
+
+// AVX-512 form (intrinsics). The members carry the target attribute and are inlined into the
+// AVX-512 entry point by `flatten` (GCC will not inline them into the shared, untargeted body
+// before that). _mm512_max_pd / _mm512_min_pd equal the scalar ternaries here: no operand is NaN
+// (weights are validated), and a ±0 difference is erased by the following subtraction or
+// truncation.
+#define DPFL_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw")))
+struct Avx512Ops {
+  DPFL_AVX512 static inline __m256i TopThreshold8(const BinaryLevels& k, const float* w, bool minus) {
+    __m512d x = _mm512_cvtps_pd(_mm256_loadu_ps(w));
+    x = _mm512_max_pd(_mm512_set1_pd(k.lo), _mm512_min_pd(_mm512_set1_pd(k.hi), x));
+    const __m512d prod = _mm512_mul_pd(_mm512_sub_pd(x, _mm512_set1_pd(k.c)), _mm512_set1_pd(k.inv_two_r_alpha));
+    const __m512d half = _mm512_set1_pd(0.5);
+    __m512d q16 = _mm512_mul_pd(minus ? _mm512_sub_pd(half, prod) : _mm512_add_pd(half, prod), _mm512_set1_pd(65536.0));
+    q16 = _mm512_min_pd(_mm512_max_pd(q16, _mm512_setzero_pd()), _mm512_set1_pd(65535.0));
+    return _mm512_cvttpd_epi32(q16);
+  }
+  template <Rule kRule>
+  DPFL_AVX512 static inline LaneMasks Compare16(const BinaryLevels& k, const float* w, const std::uint16_t* sh,
+                                                const std::uint16_t* pr, std::uint32_t high, int shift) {
+    const __m512i p = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(pr)));
+    __m512i v = p;
+    if constexpr (kRule != Rule::kLdpq) {
+      const __m512i s = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(sh)));
+      v = _mm512_or_si512(_mm512_and_si512(s, _mm512_set1_epi32(static_cast<int>(high))),
+                          _mm512_srl_epi32(p, _mm_cvtsi32_si128(shift)));
+    }
+    const __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(TopThreshold8(k, w, kRule == Rule::kQ2)),
+                                         TopThreshold8(k, w + 8, kRule == Rule::kQ2), 1);
+    return {_mm512_cmplt_epu32_mask(v, t), _mm512_cmpeq_epi32_mask(v, t)};
+  }
+};
+
+// Everything the tie fallback needs to recompute one decision with all 64 bits.
+struct EncodeJob {
+  const BinaryLevels* levels;
+  const float* w;
+  const StreamContext* priv_ctx;
+  const StreamContext* shared_ctx;
+  rng::StreamAddress priv_addr, shared_addr;
+  Rule rule;
+  int d;  // shared bits (roles only)
+};
+
+// The exact decision of parameter j from the full uniforms (rng::DecisionUniform64) and the
+// scalar rule: taken for the rare parameters whose 16-bit heads tie with T >> 48.
+__attribute__((noinline, cold)) bool ExactDecision(const EncodeJob& job, std::size_t j) {
+  const std::uint64_t priv = rng::DecisionUniform64(job.priv_ctx->generator, job.priv_ctx->key, job.priv_addr, j);
+  if (job.rule == Rule::kLdpq) return LdpqBit(job.w[j], priv, *job.levels);
+  const std::uint64_t shared =
+      rng::DecisionUniform64(job.shared_ctx->generator, job.shared_ctx->key, job.shared_addr, j);
+  return job.rule == Rule::kQ2 ? Q2RoleBit(job.w[j], shared, priv, job.d, *job.levels)
+                               : Q1RoleBit(job.w[j], shared, priv, job.d, *job.levels);
 }
 
-DPFL_ALWAYS_INLINE std::uint64_t OrLanes(U64x8 a) {
-  a |= __builtin_shufflevector(a, a, 4, 5, 6, 7, 0, 1, 2, 3);
-  a |= __builtin_shufflevector(a, a, 2, 3, 0, 1, 6, 7, 4, 5);
-  a |= __builtin_shufflevector(a, a, 1, 0, 3, 2, 5, 4, 7, 6);
-  return a[0];
+// 16 decisions, parameters first … first + 15 (bit i = parameter first + i); sh and pr point
+// at their 16-bit heads.
+template <class Ops, Rule kRule>
+DPFL_ALWAYS_INLINE std::uint32_t Decide16(const EncodeJob& job, std::size_t first, const std::uint16_t* sh,
+                                          const std::uint16_t* pr, std::uint32_t high, int shift) {
+  const LaneMasks m = Ops::template Compare16<kRule>(*job.levels, job.w + first, sh, pr, high, shift);
+  std::uint32_t bits = kRule == Rule::kQ2 ? (~m.below & 0xffffu) : m.below;
+  for (std::uint32_t ties = m.ties; ties != 0; ties &= ties - 1) {
+    const int i = __builtin_ctz(ties);
+    const std::uint32_t one = 1u << i;
+    bits = ExactDecision(job, first + static_cast<std::size_t>(i)) ? (bits | one) : (bits & ~one);
+  }
+  return bits;
 }
 
-DPFL_ALWAYS_INLINE void EncodeBody(const BinaryLevels& k, const float* w, const StreamContext& ctx,
-                                   const StreamContext& shared_ctx,
-                                   const rng::StreamAddress& private_addr, const rng::StreamAddress* shared_addr,
-                                   const DecisionSpec& spec, std::uint64_t* bits, std::size_t word_lo,
+// Encodes packed words [word_lo, word_hi), both multiples of 8 (whole groups of 512 parameters).
+template <class Ops, Rule kRule>
+DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, std::size_t word_lo,
                                    std::size_t word_hi) {
-  U64x8 priv[16], shared[16] = {};
-  for (std::size_t word = word_lo; word < word_hi; word += 2) {
-    Uniforms128(ctx, private_addr, word, priv);
-    if (shared_addr != nullptr) Uniforms128(shared_ctx, *shared_addr, word, shared);
-    for (int h = 0; h < 2; ++h) {
-      U64x8 acc = U64x8{};
-      for (int g = 0; g < 8; ++g)  // parameters 64·(word + h) + 8g … + 7 → bits 8g … 8g + 7
-        acc |= Decide8(k, w + (word + static_cast<std::size_t>(h)) * 64 + 8 * g, shared[8 * h + g], priv[8 * h + g],
-                       spec) << (8 * g);
-      bits[word + static_cast<std::size_t>(h)] = OrLanes(acc);
+  const bool need_shared = kRule != Rule::kLdpq && job.d > 0, need_priv = kRule == Rule::kLdpq || job.d < 16;
+  const int shift = job.d < 16 ? job.d : 16;
+  const std::uint32_t high = (0xffffu << (16 - shift)) & 0xffffu;
+  U64x8 priv_heads[16] = {}, shared_heads[16] = {};  // 512 heads each, in parameter order
+  const auto* priv = reinterpret_cast<const std::uint16_t*>(priv_heads);
+  const auto* shared = reinterpret_cast<const std::uint16_t*>(shared_heads);
+  for (std::size_t word = word_lo; word < word_hi; word += 8) {
+    const std::size_t group = word / 8;
+    if (need_priv) Heads512(*job.priv_ctx, job.priv_addr, group, priv_heads);
+    if (need_shared) Heads512(*job.shared_ctx, job.shared_addr, group, shared_heads);
+    for (std::size_t h = 0; h < 8; ++h) {  // word 8·group + h = parameters 512·group + 64h … + 63
+      const std::size_t first = group * 512 + 64 * h;
+      std::uint64_t out = 0;
+      for (std::size_t q = 0; q < 4; ++q) {
+        const std::size_t o = 64 * h + 16 * q;
+        out |= std::uint64_t{Decide16<Ops, kRule>(job, first + 16 * q, shared + o, priv + o, high, shift)} << (16 * q);
+      }
+      bits[word + h] = out;
     }
   }
 }
 
-__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"))) void EncodeAvx512(
-    const BinaryLevels& k, const float* w, const StreamContext& ctx, const StreamContext& sctx,
-    const rng::StreamAddress& pa, const rng::StreamAddress* sa, const DecisionSpec& spec, std::uint64_t* bits,
-    std::size_t lo, std::size_t hi) {
-  EncodeBody(k, w, ctx, sctx, pa, sa, spec, bits, lo, hi);
+template <Rule kRule>
+__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"), flatten)) void EncodeAvx512(const EncodeJob& job,
+                                                                                          std::uint64_t* bits,
+                                                                                          std::size_t lo,
+                                                                                          std::size_t hi) {
+  EncodeBody<Avx512Ops, kRule>(job, bits, lo, hi);
 }
-__attribute__((target("avx2,bmi2"))) void EncodeAvx2(const BinaryLevels& k, const float* w,
-                                                     const StreamContext& ctx, const StreamContext& sctx,
-                                                     const rng::StreamAddress& pa,
-                                                     const rng::StreamAddress* sa, const DecisionSpec& spec,
-                                                     std::uint64_t* bits, std::size_t lo, std::size_t hi) {
-  EncodeBody(k, w, ctx, sctx, pa, sa, spec, bits, lo, hi);
+template <Rule kRule>
+__attribute__((target("avx2,bmi2"))) void EncodeAvx2(const EncodeJob& job, std::uint64_t* bits, std::size_t lo,
+                                                     std::size_t hi) {
+  EncodeBody<GenericOps, kRule>(job, bits, lo, hi);
 }
-void EncodeBaseline(const BinaryLevels& k, const float* w, const StreamContext& ctx, const StreamContext& sctx,
-                    const rng::StreamAddress& pa, const rng::StreamAddress* sa, const DecisionSpec& spec,
-                    std::uint64_t* bits, std::size_t lo, std::size_t hi) {
-  EncodeBody(k, w, ctx, sctx, pa, sa, spec, bits, lo, hi);
+template <Rule kRule>
+void EncodeBaseline(const EncodeJob& job, std::uint64_t* bits, std::size_t lo, std::size_t hi) {
+  EncodeBody<GenericOps, kRule>(job, bits, lo, hi);
 }
 
-using EncodeFn = void (*)(const BinaryLevels&, const float*, const StreamContext&, const StreamContext&,
-                          const rng::StreamAddress&, const rng::StreamAddress*, const DecisionSpec&, std::uint64_t*,
-                          std::size_t, std::size_t);
+using EncodeFn = void (*)(const EncodeJob&, std::uint64_t*, std::size_t, std::size_t);
 
-EncodeFn Select(Isa isa) {
+template <Rule kRule>
+EncodeFn SelectForRule(Isa isa) {
   switch (isa) {
-    case Isa::kAvx512: return EncodeAvx512;
-    case Isa::kAvx2: return EncodeAvx2;
-    case Isa::kBaseline: return EncodeBaseline;
+    case Isa::kAvx512: return EncodeAvx512<kRule>;
+    case Isa::kAvx2: return EncodeAvx2<kRule>;
+    case Isa::kBaseline: return EncodeBaseline<kRule>;
   }
-  return EncodeBaseline;
+  return EncodeBaseline<kRule>;
 }
 
-// Encodes words [lo, hi): the SIMD body handles aligned pairs of full words; the scalar
-// reference loop handles the rest (an odd first word, the last partial word).
-template <class ScalarFn>
-void EncodeRange(EncodeFn simd, const BinaryLevels& k, std::span<const float> w, const StreamContext& ctx,
-                 const StreamContext& sctx, const rng::StreamAddress& pa, const rng::StreamAddress* sa, const DecisionSpec& spec,
-                 std::span<std::uint64_t> bits, std::size_t lo, std::size_t hi, ScalarFn&& scalar) {
-  const std::size_t full_words = w.size() / 64;
-  std::size_t simd_lo = lo + (lo % 2), simd_hi = hi < full_words ? hi : full_words;
-  simd_hi = simd_lo + ((simd_hi > simd_lo ? simd_hi - simd_lo : 0) / 2) * 2;
+EncodeFn Select(Isa isa, Rule rule) {
+  switch (rule) {
+    case Rule::kLdpq: return SelectForRule<Rule::kLdpq>(isa);
+    case Rule::kQ1: return SelectForRule<Rule::kQ1>(isa);
+    case Rule::kQ2: return SelectForRule<Rule::kQ2>(isa);
+  }
+  return SelectForRule<Rule::kLdpq>(isa);
+}
+
+// Encodes words [lo, hi): the SIMD body handles whole groups of 8 full words (512 parameters);
+// the scalar loop of cpu_encoders.hpp handles the rest (a misaligned start, the tail).
+void EncodeRange(EncodeFn simd, const EncodeJob& job, std::size_t m, std::span<std::uint64_t> bits, std::size_t lo,
+                 std::size_t hi) {
+  const std::size_t full_words = m / 64;
+  const std::size_t simd_lo = (lo + 7) / 8 * 8;
+  std::size_t simd_hi = hi < full_words ? hi : full_words;
+  simd_hi = simd_hi > simd_lo ? simd_lo + (simd_hi - simd_lo) / 8 * 8 : simd_lo;
+  const auto scalar = [&](std::size_t a, std::size_t b) {
+    std::uint64_t shared[64] = {}, priv[64];
+    for (std::size_t word = a; word < b; ++word) {
+      detail::UniformsForWord(*job.priv_ctx, job.priv_addr, word, priv);
+      if (job.rule != Rule::kLdpq) detail::UniformsForWord(*job.shared_ctx, job.shared_addr, word, shared);
+      std::uint64_t out = 0;
+      for (std::size_t k = 0, n = detail::BitsInWord(m, word); k < n; ++k) {
+        const float x = job.w[word * 64 + k];
+        const bool bit = job.rule == Rule::kLdpq ? LdpqBit(x, priv[k], *job.levels)
+                         : job.rule == Rule::kQ2  ? Q2RoleBit(x, shared[k], priv[k], job.d, *job.levels)
+                                                  : Q1RoleBit(x, shared[k], priv[k], job.d, *job.levels);
+        out |= std::uint64_t{bit} << k;
+      }
+      bits[word] = out;
+    }
+  };
   if (simd_lo >= simd_hi) {
     scalar(lo, hi);
     return;
   }
   if (lo < simd_lo) scalar(lo, simd_lo);
-  simd(k, w.data(), ctx, sctx, pa, sa, spec, bits.data(), simd_lo, simd_hi);
+  simd(job, bits.data(), simd_lo, simd_hi);
   if (simd_hi < hi) scalar(simd_hi, hi);
+}
+
+void RunJob(const EncodeJob& job, std::size_t m, std::span<std::uint64_t> bits, int threads, Isa isa) {
+  const EncodeFn simd = Select(isa, job.rule);
+  detail::ForWordRanges(PackedWords(m), threads,
+                        [&](std::size_t lo, std::size_t hi) { EncodeRange(simd, job, m, bits, lo, hi); });
 }
 
 }  // namespace
@@ -273,21 +405,9 @@ void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const 
                     std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa) {
   ValidateWeights(w, bits.size());
   detail::CheckIndexRange(ctx, w.size());
-  const rng::StreamAddress pa{ctx.round, client, rng::Purpose::kPrivateCoin};
-  const DecisionSpec spec{false, false, false, 0};
-  const EncodeFn simd = Select(isa);
-  detail::ForWordRanges(PackedWords(w.size()), threads, [&](std::size_t lo, std::size_t hi) {
-    EncodeRange(simd, levels, w, ctx, ctx, pa, nullptr, spec, bits, lo, hi, [&](std::size_t a, std::size_t b) {
-      std::uint64_t u[64];
-      for (std::size_t word = a; word < b; ++word) {
-        detail::UniformsForWord(ctx, pa, word, u);
-        std::uint64_t out = 0;
-        for (std::size_t j = 0, n = detail::BitsInWord(w.size(), word); j < n; ++j)
-          out |= std::uint64_t{LdpqBit(w[word * 64 + j], u[j], levels)} << j;
-        bits[word] = out;
-      }
-    });
-  });
+  const EncodeJob job{&levels, w.data(), &ctx, &ctx, {ctx.round, client, rng::Purpose::kPrivateCoin}, {},
+                      Rule::kLdpq, 0};
+  RunJob(job, w.size(), bits, threads, isa);
 }
 
 void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
@@ -298,26 +418,15 @@ void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int
   ValidateWeights(w, bits.size());
   ValidateSharedBits(d);
   detail::CheckIndexRange(ctx, w.size());
-  const rng::StreamAddress pa{ctx.round, client, rng::Purpose::kPrivateCoin};
-  const rng::StreamAddress sa{shared_ctx.round, pair, rng::Purpose::kSharedBits};
-  const DecisionSpec spec = role == PairRole::kQ1 ? DecisionSpec{false, false, true, d} : DecisionSpec{true, true, true, d};
-  const EncodeFn simd = Select(isa);
-  detail::ForWordRanges(PackedWords(w.size()), threads, [&](std::size_t lo, std::size_t hi) {
-    EncodeRange(simd, levels, w, ctx, shared_ctx, pa, &sa, spec, bits, lo, hi, [&](std::size_t a, std::size_t b) {
-      std::uint64_t shared[64], priv[64];
-      for (std::size_t word = a; word < b; ++word) {
-        detail::UniformsForWord(shared_ctx, sa, word, shared);
-        detail::UniformsForWord(ctx, pa, word, priv);
-        std::uint64_t out = 0;
-        for (std::size_t j = 0, n = detail::BitsInWord(w.size(), word); j < n; ++j) {
-          const bool bit = role == PairRole::kQ1 ? Q1RoleBit(w[word * 64 + j], shared[j], priv[j], d, levels)
-                                                 : Q2RoleBit(w[word * 64 + j], shared[j], priv[j], d, levels);
-          out |= std::uint64_t{bit} << j;
-        }
-        bits[word] = out;
-      }
-    });
-  });
+  const EncodeJob job{&levels,
+                      w.data(),
+                      &ctx,
+                      &shared_ctx,
+                      {ctx.round, client, rng::Purpose::kPrivateCoin},
+                      {shared_ctx.round, pair, rng::Purpose::kSharedBits},
+                      role == PairRole::kQ1 ? Rule::kQ1 : Rule::kQ2,
+                      d};
+  RunJob(job, w.size(), bits, threads, isa);
 }
 
 }  // namespace dpfl::quant::fast

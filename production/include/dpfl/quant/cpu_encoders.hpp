@@ -2,8 +2,8 @@
 // Production instantiates NoFaults (src/cpu/binary_quantizer.cpp); tests/mutants instantiate
 // planted faults, so the mutant catalog exercises these loops, stream addressing included.
 //
-// Work layout: one packed word = 64 parameters = 8 ChaCha20 blocks (or 32 Philox blocks) per
-// stream; words are split into contiguous ranges across threads, so the output is independent
+// Work layout: one packed word = 64 parameters = 2 head + 8 tail ChaCha20 blocks (or 8 + 32
+// Philox blocks) per stream; words are split into contiguous ranges across threads, so the output is independent
 // of the thread count.
 #pragma once
 
@@ -40,15 +40,27 @@ void ForWordRanges(std::size_t words, int threads, Fn&& fn) {
   for (std::thread& th : pool) th.join();
 }
 
-// u[0..63] = uniforms of parameters 64·word … 64·word + 63 of one stream.
+// u[0..n) = the raw 64-bit uniforms first … first + n − 1 of one stream (rng::Uniform64 layout),
+// generated block by block; first is a multiple of 8 (ChaCha20) or 2 (Philox).
+inline void RawUniforms(const StreamContext& ctx, const rng::StreamAddress& addr, std::uint64_t first, int n,
+                        std::uint64_t* u) {
+  if (ctx.generator == rng::Generator::kChaCha20) {
+    for (int b = 0; b < n / 8; ++b)
+      rng::ChaChaUniformBlock(ctx.key, addr, static_cast<std::uint32_t>(first / 8 + static_cast<std::uint64_t>(b)), u + 8 * b);
+  } else {
+    for (int b = 0; b < n / 2; ++b) rng::PhiloxUniformBlock(ctx.key, addr, first / 2 + static_cast<std::uint64_t>(b), u + 2 * b);
+  }
+}
+
+// u[0..63] = rng::DecisionUniform64 of parameters 64·word … 64·word + 63 of one decision stream
+// (all 64 bits materialized: the slow exact form that the mutants and the fallback paths use;
+// the SIMD path draws the same heads and fetches a tail only on a tie).
 inline void UniformsForWord(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t word,
                             std::uint64_t u[64]) {
-  if (ctx.generator == rng::Generator::kChaCha20) {
-    for (int b = 0; b < 8; ++b)
-      rng::ChaChaUniformBlock(ctx.key, addr, static_cast<std::uint32_t>(word * 8 + static_cast<std::size_t>(b)), u + 8 * b);
-  } else {
-    for (int b = 0; b < 32; ++b) rng::PhiloxUniformBlock(ctx.key, addr, word * 32 + static_cast<std::size_t>(b), u + 2 * b);
-  }
+  std::uint64_t heads[16];
+  RawUniforms(ctx, addr, static_cast<std::uint64_t>(word) * 16, 16, heads);
+  RawUniforms(ctx, rng::TailAddress(addr), static_cast<std::uint64_t>(word) * 64, 64, u);
+  for (int k = 0; k < 64; ++k) u[k] = (((heads[k / 4] >> (16 * (k % 4))) & 0xffffu) << 48) | (u[k] >> 16);
 }
 
 // Shared uniforms for one word; the kReuseSharedBits mutant reads parameter 0's for all.
@@ -56,7 +68,7 @@ template <class Faults>
 void SharedUniformsForWord(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t word,
                            std::uint64_t u[64]) {
   if (Faults::kReuseSharedBits) {
-    const std::uint64_t first = rng::Uniform64(ctx.generator, ctx.key, addr, 0);
+    const std::uint64_t first = rng::DecisionUniform64(ctx.generator, ctx.key, addr, 0);
     for (int k = 0; k < 64; ++k) u[k] = first;
     return;
   }

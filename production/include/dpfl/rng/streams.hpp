@@ -11,6 +11,16 @@
 //  * Philox4x32-10 (fast simulation, Random123): key = key words (0, 1) xor (purpose, 0),
 //    counter = (index/2 low 32, index/2 high 32, round, entity); uniform = words (2k, 2k+1),
 //    k = index % 2 (low word first). index < 2^65.
+//
+// Decision streams (the quantizers' shared bits and private coins) are drawn lazily
+// (docs/production.md "Stream layout"): the 64-bit uniform of parameter j is
+//   DecisionUniform64(j) = Head16(j) ‖ top 48 bits of Uniform64(TailAddress(addr), j),
+// where Head16(j) is the little-endian 16-bit chunk j of the head stream's keystream, i.e. bits
+// 16·(j % 4) … 16·(j % 4) + 15 of Uniform64(addr, j / 4). A decision "V < T" is settled by the
+// 16-bit heads alone unless they tie (probability 2^−16 per comparison), so the fast paths draw
+// 2 bytes per parameter and stream instead of 8, and fetch the 48-bit tail only on a tie. The
+// law is unchanged — V is still a uniform 64-bit word — and every path (scalar, SIMD, CUDA,
+// replay tests) defines V through these two functions.
 #pragma once
 
 #include <Random123/philox.h>
@@ -81,6 +91,24 @@ DPFL_HD std::uint64_t Uniform64(Generator gen, const StreamKey& key, const Strea
   std::uint64_t block[2];
   PhiloxUniformBlock(key, addr, index >> 1, block);
   return block[index & 1];
+}
+
+// The tail stream of a decision stream: same key, round and entity, purpose with bit 8 set
+// (disjoint from every Purpose value, so no tail overlaps any other stream).
+inline constexpr std::uint32_t kTailPurposeBit = 0x100u;
+DPFL_HD StreamAddress TailAddress(const StreamAddress& addr) {
+  return {addr.round, addr.entity, static_cast<Purpose>(static_cast<std::uint32_t>(addr.purpose) | kTailPurposeBit)};
+}
+
+// Head16(j): 16-bit chunk j of the head stream (little-endian keystream order).
+DPFL_HD std::uint32_t DecisionHead16(Generator gen, const StreamKey& key, const StreamAddress& addr, std::uint64_t j) {
+  return static_cast<std::uint32_t>(Uniform64(gen, key, addr, j >> 2) >> (16 * (j & 3))) & 0xffffu;
+}
+
+// The 64-bit uniform of parameter j of a decision stream: Head16(j) ‖ 48-bit tail.
+DPFL_HD std::uint64_t DecisionUniform64(Generator gen, const StreamKey& key, const StreamAddress& addr, std::uint64_t j) {
+  return (static_cast<std::uint64_t>(DecisionHead16(gen, key, addr, j)) << 48) |
+         (Uniform64(gen, key, TailAddress(addr), j) >> 16);
 }
 
 }  // namespace dpfl::rng
