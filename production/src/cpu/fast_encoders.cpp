@@ -299,6 +299,9 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
   const auto* shared = reinterpret_cast<const std::uint16_t*>(shared_heads);
   for (std::size_t word = word_lo; word < word_hi; word += 8) {
     const std::size_t group = word / 8;
+    // The group's 2 KiB of weights are requested before the heads are generated, so the loads
+    // overlap the generator's arithmetic instead of stalling the decisions.
+    for (std::size_t line = 0; line < 512; line += 16) __builtin_prefetch(job.w + group * 512 + line);
     if (need_priv) Heads512(*job.priv_ctx, job.priv_addr, group, priv_heads);
     if (need_shared) Heads512(*job.shared_ctx, job.shared_addr, group, shared_heads);
     for (std::size_t h = 0; h < 8; ++h) {  // word 8·group + h = parameters 512·group + 64h … + 63
