@@ -226,6 +226,8 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
     if (a->generator != "chacha20" && a->generator != "philox")
       throw InvalidArgument("--generator", "must be chacha20 or philox, got '" + a->generator + "'");
     if (!(a->delta_u > 0 && a->delta_u < 1)) throw InvalidArgument("--delta-u", "must be in (0, 1)");
+    if (a->lambda_grid && app->count("--lambda") > 0)
+      throw InvalidArgument("--lambda-grid", "searches lambda itself; do not combine it with --lambda");
     fl::TrainConfig config;
     config.mechanism.kind = fl::ParseMechanism(a->mechanism);
     config.mechanism.eps_p = a->eps_p;

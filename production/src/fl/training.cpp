@@ -48,7 +48,7 @@ nlohmann::json RecordToJson(const RoundRecord& r) {
   return {{"round", r.round}, {"train_loss", r.train_loss}, {"val_loss", r.val_loss}, {"val_accuracy", r.val_accuracy},
           {"test_loss", r.test_loss}, {"test_accuracy", r.test_accuracy}, {"reloaded_best", r.reloaded_best},
           {"survivors", r.survivors}, {"pairs", r.pairs}, {"solo", r.solo}, {"uplink_bits", r.uplink_bits},
-          {"seconds", r.seconds}, {"c", r.c}, {"r", r.r},
+          {"seconds", r.seconds}, {"mechanism_seconds", r.mechanism_seconds}, {"c", r.c}, {"r", r.r},
           {"monitor", {{"applicable", r.monitor.applicable}, {"passed", r.monitor.passed}, {"test", r.monitor.test},
                        {"statistic", r.monitor.statistic}, {"critical", r.monitor.critical},
                        {"alpha", r.monitor.alpha}, {"samples", r.monitor.samples}}}};
@@ -68,6 +68,7 @@ RoundRecord RecordFromJson(const nlohmann::json& j) {
   r.solo = j.at("solo");
   r.uplink_bits = j.at("uplink_bits");
   r.seconds = j.at("seconds");
+  r.mechanism_seconds = j.value("mechanism_seconds", 0.0);
   r.c = j.at("c").get<std::vector<double>>();
   r.r = j.at("r").get<std::vector<double>>();
   const auto& m = j.at("monitor");
@@ -188,13 +189,13 @@ std::string Clock(double seconds) {
 void WriteMetrics(const fs::path& path, const std::vector<RoundRecord>& history) {
   std::ostringstream o;
   o << "round,train_loss,val_loss,val_accuracy,test_loss,test_accuracy,survivors,pairs,solo,uplink_bits,reloaded_best,"
-       "monitor_passed,seconds\n";
+       "monitor_passed,seconds,mechanism_seconds\n";
   o << std::setprecision(9);
   for (const auto& r : history)
     o << r.round + 1 << ',' << r.train_loss << ',' << r.val_loss << ',' << r.val_accuracy << ',' << r.test_loss << ','
       << r.test_accuracy << ',' << r.survivors << ',' << r.pairs << ',' << r.solo << ',' << r.uplink_bits << ','
       << (r.reloaded_best ? 1 : 0) << ',' << (r.monitor.applicable ? (r.monitor.passed ? "1" : "0") : "na") << ','
-      << r.seconds << '\n';
+      << r.seconds << ',' << r.mechanism_seconds << '\n';
   WriteAtomic(path, o.str());
 }
 
@@ -320,7 +321,14 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
       rec.c.push_back(range.c);
       rec.r.push_back(range.r);
     }
-    ServerView view = BeginRound(config.mechanism, config.clients, t, config.seed, public_keys);
+    // Accumulates the directly timed mechanism work of this round (RoundRecord::mechanism_seconds).
+    const auto timed = [&rec](auto&& fn) {
+      const auto t0 = std::chrono::steady_clock::now();
+      fn();
+      rec.mechanism_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    ServerView view;
+    timed([&] { view = BeginRound(config.mechanism, config.clients, t, config.seed, public_keys); });
     std::vector<MonitorSample> monitor_samples;
     std::vector<std::vector<float>> cq_rows;
     std::vector<std::uint32_t> cq_clients;
@@ -337,12 +345,14 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
         cq_rows.push_back(w);
         cq_clients.push_back(i);
       } else {
-        const ClientSlot slot = SlotFor(view, i, keys[i]);
-        if (slot.role == Role::kSolo) ++rec.solo;
-        view.messages.push_back(EncodeClient(config.mechanism, w, ranges, slot, keys[i].private_stream, t));
-        const auto samples = SampleForMonitor(config.mechanism, w, ranges, view.messages.back(), monitor_key, t,
-                                              config.monitor_samples);
-        monitor_samples.insert(monitor_samples.end(), samples.begin(), samples.end());
+        timed([&] {
+          const ClientSlot slot = SlotFor(view, i, keys[i]);
+          if (slot.role == Role::kSolo) ++rec.solo;
+          view.messages.push_back(EncodeClient(config.mechanism, w, ranges, slot, keys[i].private_stream, t));
+          const auto samples = SampleForMonitor(config.mechanism, w, ranges, view.messages.back(), monitor_key, t,
+                                                config.monitor_samples);
+          monitor_samples.insert(monitor_samples.end(), samples.begin(), samples.end());
+        });
       }
       if (config.progress) {
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -355,12 +365,12 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
       }
     }
     if (config.mechanism.kind == MechanismKind::kCq && !cq_rows.empty())
-      view.messages = EncodeCqClients(config.mechanism, cq_rows, cq_clients, ranges, cq_key, t);
+      timed([&] { view.messages = EncodeCqClients(config.mechanism, cq_rows, cq_clients, ranges, cq_key, t); });
     rec.survivors = static_cast<std::uint32_t>(view.messages.size());
     rec.pairs = (rec.survivors - rec.solo) / 2;
     for (const auto& msg : view.messages) rec.uplink_bits += msg.UplinkBits();
     if (hooks.monitor) {
-      rec.monitor = hooks.monitor(config.mechanism, t, monitor_samples);
+      timed([&] { rec.monitor = hooks.monitor(config.mechanism, t, monitor_samples); });
       if (!rec.monitor.passed)
         throw MonitorFailure("runtime monitor rejected round " + std::to_string(t + 1) + ": " + rec.monitor.test +
                              " statistic " + Str(rec.monitor.statistic) + " > critical " + Str(rec.monitor.critical) +
@@ -369,7 +379,8 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
     if (view.messages.empty()) {
       rec.survivors = 0;  // every client dropped out: the global model stays
     } else {
-      const std::vector<float> w_final = ServerAggregate(config.mechanism, view, ranges, m);
+      std::vector<float> w_final;
+      timed([&] { w_final = ServerAggregate(config.mechanism, view, ranges, m); });
       const auto lambda = static_cast<float>(config.lambda);
       for (std::size_t j = 0; j < m; ++j) state.global[j] = (1.0f - lambda) * state.global[j] + lambda * w_final[j];
     }

@@ -60,6 +60,10 @@ struct RoundRecord {
   std::uint32_t survivors = 0, pairs = 0, solo = 0;
   std::uint64_t uplink_bits = 0;
   double seconds = 0;
+  // Wall time of the mechanism's own work this round, timed directly: pairing and key relay,
+  // every client's encoding, the runtime monitor and the server's aggregation (for vanilla: the
+  // plain copy and mean). Local training and evaluation are excluded.
+  double mechanism_seconds = 0;
   std::vector<double> c, r;   // per layer, as broadcast this round (exact doubles)
   MonitorOutcome monitor;
 };
