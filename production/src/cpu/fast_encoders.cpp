@@ -36,38 +36,42 @@ DPFL_ALWAYS_INLINE void QuarterRound(U32x16& a, U32x16& b, U32x16& c, U32x16& d)
   c += d; b ^= c; b = Rotl(b, 7);
 }
 
-typedef std::uint32_t U32x8 __attribute__((vector_size(32)));
 typedef double F64x8 __attribute__((vector_size(64)));
 typedef float F32x8 __attribute__((vector_size(32)));
 typedef std::int64_t I64x8 __attribute__((vector_size(64)));
 
-// 8×8 transpose of 64-bit elements: in[k][b] → out[b][k] (three shuffle stages).
-DPFL_ALWAYS_INLINE void Transpose8x8(const U64x8 in[8], U64x8 out[8]) {
-  U64x8 s[8], u[8];
-  for (int i = 0; i < 4; ++i) {
-    s[2 * i] = __builtin_shufflevector(in[2 * i], in[2 * i + 1], 0, 8, 2, 10, 4, 12, 6, 14);
-    s[2 * i + 1] = __builtin_shufflevector(in[2 * i], in[2 * i + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+// One butterfly stage of a 16×16 transpose of 32-bit elements (rows = vectors): for the row
+// pair (a, b) = (rows r, r + G), r with bit G clear, the G-wide column blocks with bit G set in a
+// and clear in b are exchanged. After the stages G = 8, 4, 2, 1 the matrix is transposed.
+template <int G>
+DPFL_ALWAYS_INLINE void TransposeStage(U32x16& a, U32x16& b) {
+  U32x16 na, nb;
+  if constexpr (G == 8) {
+    na = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    nb = __builtin_shufflevector(a, b, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+  } else if constexpr (G == 4) {
+    na = __builtin_shufflevector(a, b, 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+    nb = __builtin_shufflevector(a, b, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+  } else if constexpr (G == 2) {
+    na = __builtin_shufflevector(a, b, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
+    nb = __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
+  } else {
+    na = __builtin_shufflevector(a, b, 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+    nb = __builtin_shufflevector(a, b, 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
   }
-  for (int h = 0; h < 2; ++h) {  // k = 4h … 4h+3
-    const int o = 4 * h;
-    u[o + 0] = __builtin_shufflevector(s[o + 0], s[o + 2], 0, 1, 8, 9, 4, 5, 12, 13);
-    u[o + 2] = __builtin_shufflevector(s[o + 0], s[o + 2], 2, 3, 10, 11, 6, 7, 14, 15);
-    u[o + 1] = __builtin_shufflevector(s[o + 1], s[o + 3], 0, 1, 8, 9, 4, 5, 12, 13);
-    u[o + 3] = __builtin_shufflevector(s[o + 1], s[o + 3], 2, 3, 10, 11, 6, 7, 14, 15);
-  }
-  for (int b = 0; b < 4; ++b) {
-    out[b] = __builtin_shufflevector(u[b], u[b + 4], 0, 1, 2, 3, 8, 9, 10, 11);
-    out[b + 4] = __builtin_shufflevector(u[b], u[b + 4], 4, 5, 6, 7, 12, 13, 14, 15);
-  }
+  a = na;
+  b = nb;
 }
 
-DPFL_ALWAYS_INLINE U64x8 Combine64(U32x8 lo, U32x8 hi) {
-  return __builtin_convertvector(lo, U64x8) | (__builtin_convertvector(hi, U64x8) << 32);
+template <int G>
+DPFL_ALWAYS_INLINE void TransposeStages(U32x16 x[16]) {
+  for (int r = 0; r < 16; ++r)
+    if ((r & G) == 0) TransposeStage<G>(x[r], x[r + G]);
 }
 
-// Uniforms of ChaCha20 blocks first_block … first_block + 15 (parameters 8·first_block …
-// 8·first_block + 127) as 16 vectors of 8 consecutive parameters (RFC 8439 §2.3, the layout
-// of rng::ChaChaUniformBlock: block b holds parameters 8b … 8b + 7, uniform k = words 2k, 2k+1).
+// ChaCha20 blocks first_block … first_block + 15 (RFC 8439 §2.3), 16 blocks in the 16 lanes;
+// out[b] = the 64 keystream bytes of block first_block + b, in order, i.e. the raw uniforms
+// 8·(first_block + b) … + 7 of rng::ChaChaUniformBlock.
 DPFL_ALWAYS_INLINE void ChaCha16Blocks(const rng::StreamKey& key, const rng::StreamAddress& addr,
                                        std::uint32_t first_block, U64x8 out[16]) {
   U32x16 s[16] = {};
@@ -90,18 +94,12 @@ DPFL_ALWAYS_INLINE void ChaCha16Blocks(const rng::StreamKey& key, const rng::Str
     QuarterRound(x[2], x[7], x[8], x[13]);
     QuarterRound(x[3], x[4], x[9], x[14]);
   }
-  for (int i = 0; i < 16; ++i) x[i] += s[i];
-  for (int half = 0; half < 2; ++half) {  // blocks 8·half … 8·half + 7
-    U64x8 by_k[8];
-    for (int k = 0; k < 8; ++k) {
-      const U32x8 lo = half == 0 ? __builtin_shufflevector(x[2 * k], x[2 * k], 0, 1, 2, 3, 4, 5, 6, 7)
-                                 : __builtin_shufflevector(x[2 * k], x[2 * k], 8, 9, 10, 11, 12, 13, 14, 15);
-      const U32x8 hi = half == 0 ? __builtin_shufflevector(x[2 * k + 1], x[2 * k + 1], 0, 1, 2, 3, 4, 5, 6, 7)
-                                 : __builtin_shufflevector(x[2 * k + 1], x[2 * k + 1], 8, 9, 10, 11, 12, 13, 14, 15);
-      by_k[k] = Combine64(lo, hi);  // lane b: uniform k of block 8·half + b
-    }
-    Transpose8x8(by_k, out + 8 * half);  // out[8·half + b] lane k: parameter 8(8·half + b) + k
-  }
+  for (int i = 0; i < 16; ++i) x[i] += s[i];  // x[w] lane b = word w of block b
+  TransposeStages<8>(x);
+  TransposeStages<4>(x);
+  TransposeStages<2>(x);
+  TransposeStages<1>(x);  // x[b] lane w = word w of block b
+  std::memcpy(out, x, sizeof(x));
 }
 
 // Philox4x32-10 (Random123 round function and Weyl key schedule) on 8 counters per vector,
