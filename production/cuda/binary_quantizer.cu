@@ -94,16 +94,16 @@ __device__ __forceinline__ std::uint32_t HeadOf(const std::uint64_t u[8], int k)
 // with T >> 48 — the same rule as the CPU's SIMD path, so the bits are identical.
 template <rng::Generator G, Mode M>
 __global__ void __launch_bounds__(kBlockThreads)
-    EncodeKernel(BinaryLevels levels, const float* __restrict__ w, std::uint64_t m, rng::StreamKey key,
-                 rng::StreamAddress private_addr, rng::StreamAddress shared_addr, int d,
+    EncodeKernel(BinaryLevels levels, const float* __restrict__ w, std::uint64_t m, rng::StreamKey private_key,
+                 rng::StreamAddress private_addr, rng::StreamKey shared_key, rng::StreamAddress shared_addr, int d,
                  std::uint64_t* __restrict__ bits) {
   const std::uint64_t g = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint64_t first = g * 32;
   std::uint64_t half = 0;
   if (first < m) {
     std::uint64_t priv[8], shared[8] = {};
-    RawOctet<G>(key, private_addr, g, priv);
-    if constexpr (M != Mode::kLdpq) RawOctet<G>(key, shared_addr, g, shared);
+    RawOctet<G>(private_key, private_addr, g, priv);
+    if constexpr (M != Mode::kLdpq) RawOctet<G>(shared_key, shared_addr, g, shared);
     const int shift = d < 16 ? d : 16;
     const std::uint32_t high = (0xffffu << (16 - shift)) & 0xffffu;
     const int n = m - first < 32 ? static_cast<int>(m - first) : 32;
@@ -118,11 +118,11 @@ __global__ void __launch_bounds__(kBlockThreads)
       if (v16 != t16) {
         plus = (v16 < t16) != (M == Mode::kQ2);
       } else {
-        const std::uint64_t pu = rng::DecisionUniform64(G, key, private_addr, j);
+        const std::uint64_t pu = rng::DecisionUniform64(G, private_key, private_addr, j);
         if constexpr (M == Mode::kLdpq) {
           plus = LdpqBit(w[j], pu, levels);
         } else {
-          const std::uint64_t su = rng::DecisionUniform64(G, key, shared_addr, j);
+          const std::uint64_t su = rng::DecisionUniform64(G, shared_key, shared_addr, j);
           plus = M == Mode::kQ1 ? Q1RoleBit(w[j], su, pu, d, levels) : Q2RoleBit(w[j], su, pu, d, levels);
         }
       }
@@ -201,39 +201,42 @@ void ValidateDeviceWeights(const float* w, std::size_t m) {
                                  " (NaN and +-Inf are rejected; finite values are clipped to [c - r, c + r])");
 }
 
+// `ctx` addresses the client's private coins, `shared_ctx` the pair's shared bits (the same
+// context in the one-key simulation form), as in fast::EncodeCorBinQFast on the CPU.
 template <rng::Generator G, Mode M>
-void LaunchEncodeT(const BinaryLevels& levels, const float* w, std::size_t m, const StreamContext& ctx,
-                   std::uint32_t pair, std::uint32_t client, int d, std::uint64_t* bits) {
+void LaunchEncodeT(const BinaryLevels& levels, const float* w, std::size_t m, const StreamContext& shared_ctx,
+                   const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, int d, std::uint64_t* bits) {
   const std::uint64_t threads = PackedWords(m) * 2;  // 2 lanes (32 parameters each) per packed word
   const std::uint64_t blocks = (threads + kBlockThreads - 1) / kBlockThreads;
   if (blocks > static_cast<std::uint64_t>(INT_MAX)) throw InvalidArgument("m", "too many parameters for one launch");
   const rng::StreamAddress private_addr{ctx.round, client, rng::Purpose::kPrivateCoin};
-  const rng::StreamAddress shared_addr{ctx.round, pair, rng::Purpose::kSharedBits};
+  const rng::StreamAddress shared_addr{shared_ctx.round, pair, rng::Purpose::kSharedBits};
   EncodeKernel<G, M><<<static_cast<unsigned>(blocks), kBlockThreads>>>(levels, w, m, ctx.key, private_addr,
-                                                                       shared_addr, d, bits);
+                                                                       shared_ctx.key, shared_addr, d, bits);
   LaunchCheck();
 }
 
 template <Mode M>
-void LaunchEncode(const BinaryLevels& levels, const float* w, std::size_t m, const StreamContext& ctx,
-                  std::uint32_t pair, std::uint32_t client, int d, std::uint64_t* bits) {
+void LaunchEncode(const BinaryLevels& levels, const float* w, std::size_t m, const StreamContext& shared_ctx,
+                  const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, int d, std::uint64_t* bits) {
   if (m == 0) return;
   if (ctx.generator == rng::Generator::kChaCha20)
-    LaunchEncodeT<rng::Generator::kChaCha20, M>(levels, w, m, ctx, pair, client, d, bits);
+    LaunchEncodeT<rng::Generator::kChaCha20, M>(levels, w, m, shared_ctx, ctx, pair, client, d, bits);
   else
-    LaunchEncodeT<rng::Generator::kPhilox4x32, M>(levels, w, m, ctx, pair, client, d, bits);
+    LaunchEncodeT<rng::Generator::kPhilox4x32, M>(levels, w, m, shared_ctx, ctx, pair, client, d, bits);
 }
 
 // Host buffers: copy in, encode, copy the ⌈m/64⌉ message words out (bits may be longer, as on the CPU).
 template <Mode M>
-void EncodeHostBuffers(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
-                       std::uint32_t pair, std::uint32_t client, int d, std::span<std::uint64_t> bits) {
+void EncodeHostBuffers(const BinaryLevels& levels, std::span<const float> w, const StreamContext& shared_ctx,
+                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, int d,
+                       std::span<std::uint64_t> bits) {
   if (w.empty()) return;
   const std::size_t words = PackedWords(w.size());
   DeviceBuffer<float> w_dev(w.size());
   DeviceBuffer<std::uint64_t> bits_dev(words);
   DPFL_CUDA_CHECK(cudaMemcpy(w_dev.get(), w.data(), w.size_bytes(), cudaMemcpyHostToDevice));
-  LaunchEncode<M>(levels, w_dev.get(), w.size(), ctx, pair, client, d, bits_dev.get());
+  LaunchEncode<M>(levels, w_dev.get(), w.size(), shared_ctx, ctx, pair, client, d, bits_dev.get());
   DPFL_CUDA_CHECK(cudaMemcpy(bits.data(), bits_dev.get(), words * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
 }
 
@@ -244,6 +247,11 @@ void LaunchAccumulate(const std::uint64_t* bits, std::size_t n, std::uint32_t* c
 }
 
 Mode RoleMode(PairRole role) { return role == PairRole::kQ1 ? Mode::kQ1 : Mode::kQ2; }
+
+void CheckSameGenerator(const StreamContext& shared_ctx, const StreamContext& private_ctx) {
+  if (shared_ctx.generator != private_ctx.generator)
+    throw InvalidArgument("generator", "shared and private streams must use the same generator");
+}
 
 }  // namespace
 
@@ -266,21 +274,28 @@ void CudaEncodeLdpq(const BinaryLevels& levels, const float* w, std::size_t m, c
   CheckDevicePointer(w, "w");
   CheckDevicePointer(bits, "bits");
   ValidateDeviceWeights(w, m);
-  LaunchEncode<Mode::kLdpq>(levels, w, m, ctx, 0, client, 0, bits);
+  LaunchEncode<Mode::kLdpq>(levels, w, m, ctx, ctx, 0, client, 0, bits);
 }
 
 void CudaEncodeCorBinQ(const BinaryLevels& levels, const float* w, std::size_t m, int d, PairRole role,
-                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, std::uint64_t* bits) {
+                       const StreamContext& shared_ctx, const StreamContext& private_ctx, std::uint32_t pair,
+                       std::uint32_t client, std::uint64_t* bits) {
+  CheckSameGenerator(shared_ctx, private_ctx);
   ValidateSharedBits(d);
-  detail::CheckIndexRange(ctx, m);
+  detail::CheckIndexRange(private_ctx, m);
   if (m == 0) return;
   CheckDevicePointer(w, "w");
   CheckDevicePointer(bits, "bits");
   ValidateDeviceWeights(w, m);
   if (RoleMode(role) == Mode::kQ1)
-    LaunchEncode<Mode::kQ1>(levels, w, m, ctx, pair, client, d, bits);
+    LaunchEncode<Mode::kQ1>(levels, w, m, shared_ctx, private_ctx, pair, client, d, bits);
   else
-    LaunchEncode<Mode::kQ2>(levels, w, m, ctx, pair, client, d, bits);
+    LaunchEncode<Mode::kQ2>(levels, w, m, shared_ctx, private_ctx, pair, client, d, bits);
+}
+
+void CudaEncodeCorBinQ(const BinaryLevels& levels, const float* w, std::size_t m, int d, PairRole role,
+                       const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, std::uint64_t* bits) {
+  CudaEncodeCorBinQ(levels, w, m, d, role, ctx, ctx, pair, client, bits);
 }
 
 void CudaAccumulateBits(const std::uint64_t* bits, std::size_t n, std::uint32_t* counts, std::size_t m) {
@@ -296,19 +311,26 @@ void CudaEncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const 
                     std::uint32_t client, std::span<std::uint64_t> bits) {
   ValidateWeights(w, bits.size());
   detail::CheckIndexRange(ctx, w.size());
-  EncodeHostBuffers<Mode::kLdpq>(levels, w, ctx, 0, client, 0, bits);
+  EncodeHostBuffers<Mode::kLdpq>(levels, w, ctx, ctx, 0, client, 0, bits);
+}
+
+void CudaEncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
+                       const StreamContext& shared_ctx, const StreamContext& private_ctx, std::uint32_t pair,
+                       std::uint32_t client, std::span<std::uint64_t> bits) {
+  CheckSameGenerator(shared_ctx, private_ctx);
+  ValidateWeights(w, bits.size());
+  ValidateSharedBits(d);
+  detail::CheckIndexRange(private_ctx, w.size());
+  if (RoleMode(role) == Mode::kQ1)
+    EncodeHostBuffers<Mode::kQ1>(levels, w, shared_ctx, private_ctx, pair, client, d, bits);
+  else
+    EncodeHostBuffers<Mode::kQ2>(levels, w, shared_ctx, private_ctx, pair, client, d, bits);
 }
 
 void CudaEncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
                        const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
                        std::span<std::uint64_t> bits) {
-  ValidateWeights(w, bits.size());
-  ValidateSharedBits(d);
-  detail::CheckIndexRange(ctx, w.size());
-  if (RoleMode(role) == Mode::kQ1)
-    EncodeHostBuffers<Mode::kQ1>(levels, w, ctx, pair, client, d, bits);
-  else
-    EncodeHostBuffers<Mode::kQ2>(levels, w, ctx, pair, client, d, bits);
+  CudaEncodeCorBinQ(levels, w, d, role, ctx, ctx, pair, client, bits);
 }
 
 void CudaAccumulateBits(std::span<const std::uint64_t> bits, std::size_t n, std::span<std::uint32_t> counts) {

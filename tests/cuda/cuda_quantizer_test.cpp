@@ -37,8 +37,8 @@ namespace {
 constexpr rng::Generator kGenerators[] = {rng::Generator::kChaCha20, rng::Generator::kPhilox4x32};
 constexpr int kSharedBits[] = {0, 1, 5, 62};
 constexpr PairRole kRoles[] = {PairRole::kQ1, PairRole::kQ2};
-// Tails of every shape around the 8-parameter (thread) and 64-parameter (word) boundaries.
-constexpr std::size_t kSizes[] = {1, 7, 8, 9, 63, 64, 65, 127, 129, 64 * 33 + 5, 100003};
+// Tails of every shape around the 32-parameter (thread) and 64-parameter (word) boundaries.
+constexpr std::size_t kSizes[] = {1, 7, 31, 32, 33, 63, 64, 65, 95, 127, 129, 64 * 33 + 5, 100003};
 
 const char* Name(rng::Generator g) { return g == rng::Generator::kChaCha20 ? "ChaCha20" : "Philox4x32"; }
 
@@ -128,6 +128,48 @@ TEST(CudaEncodeCorBinQ, MatchesCpuWordForWordBothRolesAllD) {
                                 << " role=" << (role == PairRole::kQ1 ? "Q1" : "Q2") << " eps=" << lc.eps;
           }
   }
+}
+
+// The deployed form: the pair's key for Z, each client's own key for its coins (different keys
+// and rounds).
+TEST(CudaEncodeCorBinQ, TwoKeyFormMatchesCpuTwoKeyForm) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(0.9, -0.2, 0.6);
+  for (rng::Generator gen : kGenerators)
+    for (std::size_t m : {std::size_t{65}, std::size_t{64 * 33 + 5}})
+      for (int d : kSharedBits)
+        for (PairRole role : kRoles) {
+          const StreamContext shared = Context(gen, 501 + static_cast<std::uint32_t>(d)), own = Context(gen, 777);
+          const std::vector<float> w = Weights(m, k, 40 + m);
+          std::vector<std::uint64_t> cpu(PackedWords(m)), gpu(PackedWords(m), 1);
+          EncodeCorBinQ(k, w, d, role, shared, own, 3, 12, cpu);
+          CudaEncodeCorBinQ(k, w, d, role, shared, own, 3, 12, gpu);
+          ASSERT_EQ(gpu, cpu) << Name(gen) << " m=" << m << " d=" << d;
+        }
+}
+
+// Inputs built so that nearly every decision's 16-bit head ties with T >> 48 (the rare path
+// that fetches the 48-bit tails on the GPU): still word-for-word equal to the CPU.
+TEST(CudaEncodeCorBinQ, HeadTiesMatchCpu) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const BinaryLevels k = MakeBinaryLevels(8.0, 0.0, 1.0);
+  const std::size_t m = 64 * 9 + 17;
+  for (rng::Generator gen : kGenerators)
+    for (int d : {0, 5, 16, 31}) {
+      const StreamContext ctx = Context(gen, 9000 + static_cast<std::uint32_t>(d));
+      const rng::StreamAddress sa{ctx.round, 2, rng::Purpose::kSharedBits}, pa{ctx.round, 7, rng::Purpose::kPrivateCoin};
+      std::vector<float> w(m);
+      for (std::size_t j = 0; j < m; ++j) {
+        const std::uint64_t v =
+            MergeSharedPrivate(rng::DecisionUniform64(gen, ctx.key, sa, j), rng::DecisionUniform64(gen, ctx.key, pa, j), d);
+        const double q = (static_cast<double>(v >> 48) + 0.5) / 65536.0;
+        w[j] = static_cast<float>(k.c + (q - 0.5) / k.inv_two_r_alpha);  // Q1 role: T+ >> 48 = V >> 48
+      }
+      std::vector<std::uint64_t> cpu(PackedWords(m)), gpu(PackedWords(m));
+      EncodeCorBinQ(k, w, d, PairRole::kQ1, ctx, 2, 7, cpu);
+      CudaEncodeCorBinQ(k, w, d, PairRole::kQ1, ctx, 2, 7, gpu);
+      ASSERT_EQ(gpu, cpu) << Name(gen) << " d=" << d;
+    }
 }
 
 TEST(CudaEncodeCorBinQ, PairOfClientsMatchesCpuPairEncoder) {
@@ -358,6 +400,9 @@ TEST(CudaHostValidation, RejectsBadInputWithOrWithoutDevice) {
   EXPECT_THROW(CudaEncodeLdpq(k, w, Context(rng::Generator::kChaCha20, 1), 0, bits), InvalidArgument);
   std::vector<float> ok(10, 0.0f);
   EXPECT_THROW(CudaEncodeCorBinQ(k, ok, 63, PairRole::kQ1, Context(rng::Generator::kChaCha20, 1), 0, 0, bits),
+               InvalidArgument);
+  EXPECT_THROW(CudaEncodeCorBinQ(k, ok, 5, PairRole::kQ1, Context(rng::Generator::kChaCha20, 1),
+                                 Context(rng::Generator::kPhilox4x32, 2), 0, 0, bits),
                InvalidArgument);
 }
 

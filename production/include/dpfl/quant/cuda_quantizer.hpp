@@ -9,8 +9,9 @@
 // Contract (same as the CPU encoders unless stated):
 //  * Output layout: bit j of a message is bit (j % 64) of word j / 64, 1 = "+" level; the
 //    unused high bits of the last word are 0. Streams are addressed exactly as on the CPU
-//    (private: (key, round, client, kPrivateCoin, j); shared: (key, round, pair, kSharedBits, j)),
-//    so the GPU message equals the CPU message word for word.
+//    (private: (key, round, client, kPrivateCoin, j); shared: (key, round, pair, kSharedBits, j),
+//    decision-stream layout of dpfl/rng/streams.hpp), so the GPU message equals the CPU message
+//    word for word.
 //  * Host-buffer overloads (std::span) validate with ValidateWeights / ValidateSharedBits before
 //    anything touches the device, copy to the device, run the kernel and copy back.
 //  * Device-buffer overloads (raw pointers into device or managed memory) check on the host:
@@ -75,7 +76,12 @@ bool CudaAvailable() noexcept;
 void CudaEncodeLdpq(const BinaryLevels& levels, const float* w, std::size_t m, const StreamContext& ctx,
                     std::uint32_t client, std::uint64_t* bits);
 // CorBin-FL client in role Q1 or Q2 of pair `pair`, like EncodeCorBinQ (also CoQ-FL at p_x = 1/2:
-// Alice = kQ1, Bob = kQ2).
+// Alice = kQ1, Bob = kQ2): the shared bits Z from `shared_ctx` (the pair's key), the private
+// coins from `private_ctx` (the client's own key); both must use the same generator.
+void CudaEncodeCorBinQ(const BinaryLevels& levels, const float* w, std::size_t m, int d, PairRole role,
+                       const StreamContext& shared_ctx, const StreamContext& private_ctx, std::uint32_t pair,
+                       std::uint32_t client, std::uint64_t* bits);
+// Simulation form: one key for both streams (like the one-key EncodeCorBinQ).
 void CudaEncodeCorBinQ(const BinaryLevels& levels, const float* w, std::size_t m, int d, PairRole role,
                        const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, std::uint64_t* bits);
 // counts[j] += Σ_i bit j of message i, for j < m and i < n. Message i occupies words
@@ -87,6 +93,9 @@ void CudaAccumulateBits(const std::uint64_t* bits, std::size_t n, std::uint32_t*
 
 void CudaEncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
                     std::uint32_t client, std::span<std::uint64_t> bits);
+void CudaEncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
+                       const StreamContext& shared_ctx, const StreamContext& private_ctx, std::uint32_t pair,
+                       std::uint32_t client, std::span<std::uint64_t> bits);
 void CudaEncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
                        const StreamContext& ctx, std::uint32_t pair, std::uint32_t client,
                        std::span<std::uint64_t> bits);
