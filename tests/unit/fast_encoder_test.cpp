@@ -129,5 +129,60 @@ TEST(FastEncoders, HeadTiesAreResolvedExactly) {
   std::cout << "compared " << compared << " tie-heavy encodings\n";
 }
 
+// The AVX-512 path screens the top-16-bit comparison in single precision and decides a lane
+// only when its margin makes the answer certain (fast_encoders.cpp, FloatScreen). Here every
+// weight puts q·2^16 within ±0.25 of an edge of its own head's cell (V16 or V16 + 1), where a
+// margin that is too small would flip bits; and one layer (|c| ≫ r) where the screen must
+// refuse and the exact double comparison runs instead.
+TEST(FastEncoders, WeightsAtTheEdgesOfTheHeadCellMatchTheScalarLoops) {
+  const std::size_t m = 64 * 24;
+  const std::uint32_t pair = 3, client = 5;
+  const double offsets[] = {1e-4, -1e-4, 1e-3, -1e-3, 4e-3, -4e-3, 2e-2, -2e-2, 0.1, -0.1, 0.25, -0.25};
+  int compared = 0;
+  for (const BinaryLevels& k : {MakeBinaryLevels(8.0, 0.0, 1.0), MakeBinaryLevels(1.0, 0.3, 0.05),
+                                MakeBinaryLevels(2.0, 1000.0, 1e-3)})
+    for (rng::Generator gen : {rng::Generator::kChaCha20, rng::Generator::kPhilox4x32}) {
+      StreamContext ctx;
+      ctx.generator = gen;
+      for (int i = 0; i < 8; ++i) ctx.key.words[i] = 0x85EBCA6Bu * static_cast<std::uint32_t>(i + 7);
+      ctx.round = 9;
+      const rng::StreamAddress sa{ctx.round, pair, rng::Purpose::kSharedBits};
+      const rng::StreamAddress pa{ctx.round, client, rng::Purpose::kPrivateCoin};
+      for (int d : {-1, 0, 5, 16})  // -1: LDPQ
+        for (PairRole role : {PairRole::kQ1, PairRole::kQ2}) {
+          if (d < 0 && role == PairRole::kQ2) continue;
+          std::vector<float> w(m);
+          for (std::size_t j = 0; j < m; ++j) {
+            const std::uint64_t priv = rng::DecisionUniform64(gen, ctx.key, pa, j);
+            const std::uint64_t v =
+                d < 0 ? priv : MergeSharedPrivate(rng::DecisionUniform64(gen, ctx.key, sa, j), priv, d);
+            const double edge = static_cast<double>(v >> 48) + static_cast<double>(j % 2);  // V16 or V16 + 1
+            const double q = (edge + offsets[j % 12]) / 65536.0;
+            w[j] = static_cast<float>(k.c + (role == PairRole::kQ1 ? q - 0.5 : 0.5 - q) / k.inv_two_r_alpha);
+          }
+          for (int threads : {1, 2}) {
+            std::vector<std::uint64_t> expected(PackedWords(m)), actual(PackedWords(m));
+            if (d < 0) {
+              detail::EncodeLdpqT<NoFaults>(k, w, ctx, client, expected, threads);
+            } else {
+              detail::EncodeCorBinQT<NoFaults>(k, w, d, role, ctx, pair, client, expected, threads);
+            }
+            for (fast::Isa isa : SupportedIsas()) {
+              std::fill(actual.begin(), actual.end(), 0x0123456789ABCDEFull);
+              if (d < 0) {
+                fast::EncodeLdpqFast(k, w, ctx, client, actual, threads, isa);
+              } else {
+                fast::EncodeCorBinQFast(k, w, d, role, ctx, ctx, pair, client, actual, threads, isa);
+              }
+              EXPECT_EQ(actual, expected) << "c=" << k.c << " r=" << k.r << " d=" << d
+                                          << " role=" << static_cast<int>(role) << " isa=" << static_cast<int>(isa);
+              ++compared;
+            }
+          }
+        }
+    }
+  std::cout << "compared " << compared << " edge-of-cell encodings\n";
+}
+
 }  // namespace
 }  // namespace dpfl::quant

@@ -1,8 +1,9 @@
 // CPU encoders of the binary quantizers (see dpfl/quant/binary_quantizer.hpp).
 //
-// Layout of the work: one packed word = 64 parameters = 8 ChaCha20 blocks (or 32 Philox
-// blocks) per stream; words are split into contiguous ranges across threads, so the output is
-// independent of the thread count.
+// Layout of the work: packed words (64 parameters each) are split into contiguous ranges across
+// threads, so the output is independent of the thread count; the SIMD path (fast_encoders.cpp)
+// takes whole groups of 8 words, whose 16-bit random heads fill 16 ChaCha20 blocks (64 Philox
+// blocks) per stream.
 #include "dpfl/quant/binary_quantizer.hpp"
 #include "dpfl/quant/cpu_encoders.hpp"
 #include "dpfl/quant/fast_encoders.hpp"

@@ -2,20 +2,30 @@
 // reference loops in dpfl/quant/cpu_encoders.hpp (tests/unit/fast_encoder_test.cpp compares
 // them word for word on both generators).
 //
-// Why it is bit-identical: the random words are the same pure functions of their addresses
-// (ChaCha20 / Philox4x32-10 evaluated on 16 counters at once, lane b = one block), and every
-// decision is the same sequence of IEEE double operations (float→double, clip, subtract,
-// multiply, add, scale by 2^64, truncate) followed by an integer comparison. Vector lanes round
-// exactly like scalar operations, and the build forbids FMA contraction (-ffp-contract=off).
+// Lazy randomness (dpfl/rng/streams.hpp, docs/production.md "Decision streams"): a decision
+// "V < T" is taken from the 16-bit heads of V and T whenever they differ; only on a tie
+// (probability 2^−16) are the 48-bit tails fetched and the scalar rule evaluated in full. So a
+// parameter costs 2 bytes of keystream per stream instead of 8.
 //
-// Work unit: two packed words = 128 parameters = 16 ChaCha20 blocks or 64 Philox blocks per
-// stream. Unaligned or partial words fall back to the scalar loop. Three instruction-set
-// versions (AVX-512, AVX2, baseline x86-64) are compiled from one body and chosen at run time.
+// Why it is bit-identical: the heads are the same pure functions of their addresses (ChaCha20 /
+// Philox4x32-10 evaluated on 16 blocks / 64 counters at once), T >> 48 is computed by the same
+// sequence of IEEE double operations as the scalar threshold (float→double, clip, subtract,
+// multiply, add; then an exact scaling by 2^16 and a truncation instead of 2^64), and a tie
+// re-evaluates the scalar rule itself. Vector lanes round exactly like scalar operations, and
+// the build forbids FMA contraction (-ffp-contract=off).
+//
+// Work unit: 8 packed words = 512 parameters = the heads in 16 ChaCha20 blocks or 64 Philox
+// blocks per stream. Unaligned or partial groups fall back to the scalar loop. Three
+// instruction-set versions (AVX-512 with intrinsics, AVX2 and baseline x86-64 with GCC vector
+// extensions) share one loop and are chosen at run time.
 #include "dpfl/quant/fast_encoders.hpp"
 
 #include <immintrin.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "dpfl/quant/cpu_encoders.hpp"
 
@@ -38,7 +48,6 @@ DPFL_ALWAYS_INLINE void QuarterRound(U32x16& a, U32x16& b, U32x16& c, U32x16& d)
 
 typedef double F64x8 __attribute__((vector_size(64)));
 typedef float F32x8 __attribute__((vector_size(32)));
-typedef std::int64_t I64x8 __attribute__((vector_size(64)));
 
 // One butterfly stage of a 16×16 transpose of 32-bit elements (rows = vectors): for the row
 // pair (a, b) = (rows r, r + G), r with bit G clear, the G-wide column blocks with bit G set in a
@@ -119,9 +128,8 @@ DPFL_ALWAYS_INLINE void Philox8(U64x8 c[4], std::uint32_t k0, std::uint32_t k1) 
   }
 }
 
-// Uniforms of Philox blocks first_block … first_block + 63 (parameters 2·first_block …
-// 2·first_block + 127) as 16 vectors of 8 consecutive parameters (rng::PhiloxUniformBlock:
-// block b holds parameters 2b, 2b + 1).
+// Philox blocks first_block … first_block + 63 as 16 vectors of 8 consecutive raw uniforms
+// 2·first_block … 2·first_block + 127 (rng::PhiloxUniformBlock: block b holds uniforms 2b, 2b + 1).
 DPFL_ALWAYS_INLINE void Philox64Blocks(const rng::StreamKey& key, const rng::StreamAddress& addr,
                                        std::uint64_t first_block, U64x8 out[16]) {
   const std::uint32_t k0 = key.words[0] ^ static_cast<std::uint32_t>(addr.purpose), k1 = key.words[1];
@@ -130,7 +138,7 @@ DPFL_ALWAYS_INLINE void Philox64Blocks(const rng::StreamKey& key, const rng::Str
     const U64x8 block = lane + (first_block + static_cast<std::uint64_t>(8 * group));
     U64x8 c[4] = {block & 0xffffffffull, block >> 32, U64x8{} + addr.round, U64x8{} + addr.entity};
     Philox8(c, k0, k1);
-    const U64x8 even = c[0] | (c[1] << 32), odd = c[2] | (c[3] << 32);  // parameters 2b, 2b + 1
+    const U64x8 even = c[0] | (c[1] << 32), odd = c[2] | (c[3] << 32);  // uniforms 2b, 2b + 1
     out[2 * group] = __builtin_shufflevector(even, odd, 0, 8, 1, 9, 2, 10, 3, 11);
     out[2 * group + 1] = __builtin_shufflevector(even, odd, 4, 12, 5, 13, 6, 14, 7, 15);
   }
@@ -149,12 +157,10 @@ DPFL_ALWAYS_INLINE void Heads512(const StreamContext& ctx, const rng::StreamAddr
   }
 }
 
-typedef std::uint16_t U16x32 __attribute__((vector_size(64)));
 typedef std::uint16_t U16x16 __attribute__((vector_size(32)));
 typedef std::int32_t I32x8 __attribute__((vector_size(32)));
 typedef std::int32_t I32x16 __attribute__((vector_size(64)));
 typedef std::uint8_t U8x16 __attribute__((vector_size(16)));
-typedef float F32x16 __attribute__((vector_size(64)));
 
 // Which rule a message follows (binary_element.hpp): LDPQ "+" iff V < T+ with V = private; Q1
 // role "+" iff V < T+; Q2 role "+" iff !(V < T−); V = merge(shared, private, d) for the roles.
@@ -172,8 +178,62 @@ enum class Rule { kLdpq, kQ1, kQ2 };
 // V = merge(shared, private, d) (MergeSharedPrivate) are (sh & high) | (pr >> min(d, 16)),
 // high = the top min(d, 16) of 16 bits; for LDPQ V16 = pr.
 struct LaneMasks {
-  std::uint32_t below, ties;
+  std::uint32_t below, ties;  // ties: lanes the caller must decide exactly (ExactDecision)
 };
+
+// Single-precision screen of the top-16-bit comparison (AVX-512 path). With Q = q·2^16 the
+// double value the scalar path computes (q = 0.5 ± (clip(w) − c)·inv) and Qc = clamp(Q, 0, 65535),
+// T >> 48 = ⌊Qc⌋. The screen computes R = clamp(32768 + (clip_f(w) − c_f)·s_f, 0, 65535) in
+// float, 16 lanes per instruction instead of 8, with a proven bound |R − Qc| ≤ e (below), and
+// decides only when the margin m ≥ e + 2^−7 makes the answer certain:
+//   R − (1 + m) ≥ V16  ⇒  Qc ≥ V16 + 1  ⇒  T >> 48 > V16  ⇒  V < T;
+//   R + m < V16        ⇒  Qc < V16      ⇒  T >> 48 < V16  ⇒  V ≥ T;
+// (2^−7 covers the rounding of R ∓ m, values below 2^17). Every other lane — probability about
+// (1 + 2m)/2^16 — is decided exactly. So the screen changes the cost, never a bit.
+struct FloatScreen {
+  bool usable = false;
+  float lo = 0, hi = 0, c = 0, s = 0;  // clip bounds inside [c − r, c + r], center, ±2^16·inv
+  float m = 0, one_plus_m = 0;         // margin, a multiple of 2^−10 (so 1 + m is exact)
+};
+
+// The error bound, term by term (u = 2^−24, one float rounding is ≤ u relative):
+//  * clip: lo_f = the least float ≥ c − r, hi_f = the greatest float ≤ c + r, so the clipped
+//    weights differ by ≤ e_clip = max(lo_f − lo, hi − hi_f); the center by |c − c_f|; both
+//    scaled by |s|;
+//  * the subtraction, s_f vs s and the product: ≤ 3u(1 + u)·P, P ≥ |(X_f − c_f)·s_f|;
+//  * the addition of 32768: ≤ u·(32768 + P);
+//  * the double path's own roundings of Q (three operations on values ≤ 1, scaled by 2^16):
+//    ≤ 2^16·2^−51.
+// m = 2e + 2^−6 rounded up to a multiple of 2^−10 (a factor 2 of slack); unusable if m > 1/4.
+FloatScreen MakeFloatScreen(const BinaryLevels& k, bool minus) {
+  FloatScreen f;
+  float lo = static_cast<float>(k.lo), hi = static_cast<float>(k.hi);
+  if (static_cast<double>(lo) < k.lo) lo = std::nextafter(lo, std::numeric_limits<float>::infinity());
+  if (static_cast<double>(hi) > k.hi) hi = std::nextafter(hi, -std::numeric_limits<float>::infinity());
+  const double s = 65536.0 * k.inv_two_r_alpha;  // exact: a power-of-two scaling
+  const float c = static_cast<float>(k.c), sf = static_cast<float>(minus ? -s : s);
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo <= hi) || !std::isfinite(c) || !std::isfinite(sf) ||
+      !(std::fabs(sf) > 0))
+    return f;
+  constexpr double u = 0x1p-24;
+  const double as = std::fabs(s);
+  const double e_clip = std::max(static_cast<double>(lo) - k.lo, k.hi - static_cast<double>(hi));
+  const double a = std::max(std::fabs(static_cast<double>(hi) - c), std::fabs(static_cast<double>(lo) - c));
+  const double p = a * as * (1 + 4 * u);
+  if (!(p < 0x1p20)) return f;
+  const double e = as * (e_clip + std::fabs(k.c - static_cast<double>(c))) + 3 * u * (1 + u) * p +
+                   u * (32768.0 + p) + 0x1p-35;
+  const double m = std::ceil((2 * e + 0x1p-6) * 1024.0) / 1024.0;
+  if (!(m <= 0.25)) return f;
+  f.usable = true;
+  f.lo = lo;
+  f.hi = hi;
+  f.c = c;
+  f.s = sf;
+  f.m = static_cast<float>(m);
+  f.one_plus_m = static_cast<float>(1.0 + m);
+  return f;
+}
 
 // Portable form (GCC vector extensions), compiled for AVX2 and baseline x86-64.
 struct GenericOps {
@@ -202,8 +262,9 @@ struct GenericOps {
                                       ((((half[1] & kPick) * kSum) >> 56) << 8));
   }
   template <Rule kRule>
-  static DPFL_ALWAYS_INLINE LaneMasks Compare16(const BinaryLevels& k, const float* w, const std::uint16_t* sh,
-                                                const std::uint16_t* pr, std::uint32_t high, int shift) {
+  static DPFL_ALWAYS_INLINE LaneMasks Compare16(const BinaryLevels& k, const FloatScreen& /*screen: AVX-512 only*/,
+                                                const float* w, const std::uint16_t* sh, const std::uint16_t* pr,
+                                                std::uint32_t high, int shift) {
     U16x16 p16, s16;
     std::memcpy(&p16, pr, sizeof(p16));
     std::memcpy(&s16, sh, sizeof(s16));
@@ -233,14 +294,27 @@ struct Avx512Ops {
     return _mm512_cvttpd_epi32(q16);
   }
   template <Rule kRule>
-  DPFL_AVX512 static inline LaneMasks Compare16(const BinaryLevels& k, const float* w, const std::uint16_t* sh,
-                                                const std::uint16_t* pr, std::uint32_t high, int shift) {
+  DPFL_AVX512 static inline LaneMasks Compare16(const BinaryLevels& k, const FloatScreen& screen, const float* w,
+                                                const std::uint16_t* sh, const std::uint16_t* pr, std::uint32_t high,
+                                                int shift) {
     const __m512i p = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(pr)));
     __m512i v = p;
     if constexpr (kRule != Rule::kLdpq) {
       const __m512i s = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(sh)));
       v = _mm512_or_si512(_mm512_and_si512(s, _mm512_set1_epi32(static_cast<int>(high))),
                           _mm512_srl_epi32(p, _mm_cvtsi32_si128(shift)));
+    }
+    if (screen.usable) {  // FloatScreen: decide the certain lanes in single precision
+      __m512 x = _mm512_loadu_ps(w);
+      x = _mm512_max_ps(_mm512_set1_ps(screen.lo), _mm512_min_ps(_mm512_set1_ps(screen.hi), x));
+      __m512 r = _mm512_add_ps(_mm512_mul_ps(_mm512_sub_ps(x, _mm512_set1_ps(screen.c)), _mm512_set1_ps(screen.s)),
+                               _mm512_set1_ps(32768.0f));
+      r = _mm512_min_ps(_mm512_max_ps(r, _mm512_setzero_ps()), _mm512_set1_ps(65535.0f));
+      const __m512 vf = _mm512_cvtepu32_ps(v);  // exact: V16 < 2^16
+      const __mmask16 below =
+          _mm512_cmp_ps_mask(_mm512_sub_ps(r, _mm512_set1_ps(screen.one_plus_m)), vf, _CMP_GE_OQ);
+      const __mmask16 above = _mm512_cmp_ps_mask(_mm512_add_ps(r, _mm512_set1_ps(screen.m)), vf, _CMP_LT_OQ);
+      return {below, static_cast<std::uint32_t>(~(below | above)) & 0xffffu};
     }
     const __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(TopThreshold8(k, w, kRule == Rule::kQ2)),
                                          TopThreshold8(k, w + 8, kRule == Rule::kQ2), 1);
@@ -256,7 +330,8 @@ struct EncodeJob {
   const StreamContext* shared_ctx;
   rng::StreamAddress priv_addr, shared_addr;
   Rule rule;
-  int d;  // shared bits (roles only)
+  int d;               // shared bits (roles only)
+  FloatScreen screen;  // AVX-512 single-precision screen (unusable → exact double comparison)
 };
 
 // The exact decision of parameter j from the full uniforms (rng::DecisionUniform64) and the
@@ -275,7 +350,7 @@ __attribute__((noinline, cold)) bool ExactDecision(const EncodeJob& job, std::si
 template <class Ops, Rule kRule>
 DPFL_ALWAYS_INLINE std::uint32_t Decide16(const EncodeJob& job, std::size_t first, const std::uint16_t* sh,
                                           const std::uint16_t* pr, std::uint32_t high, int shift) {
-  const LaneMasks m = Ops::template Compare16<kRule>(*job.levels, job.w + first, sh, pr, high, shift);
+  const LaneMasks m = Ops::template Compare16<kRule>(*job.levels, job.screen, job.w + first, sh, pr, high, shift);
   std::uint32_t bits = kRule == Rule::kQ2 ? (~m.below & 0xffffu) : m.below;
   for (std::uint32_t ties = m.ties; ties != 0; ties &= ties - 1) {
     const int i = __builtin_ctz(ties);
@@ -407,7 +482,7 @@ void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const 
   ValidateWeights(w, bits.size());
   detail::CheckIndexRange(ctx, w.size());
   const EncodeJob job{&levels, w.data(), &ctx, &ctx, {ctx.round, client, rng::Purpose::kPrivateCoin}, {},
-                      Rule::kLdpq, 0};
+                      Rule::kLdpq, 0, MakeFloatScreen(levels, false)};
   RunJob(job, w.size(), bits, threads, isa);
 }
 
@@ -426,7 +501,8 @@ void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int
                       {ctx.round, client, rng::Purpose::kPrivateCoin},
                       {shared_ctx.round, pair, rng::Purpose::kSharedBits},
                       role == PairRole::kQ1 ? Rule::kQ1 : Rule::kQ2,
-                      d};
+                      d,
+                      MakeFloatScreen(levels, role == PairRole::kQ2)};
   RunJob(job, w.size(), bits, threads, isa);
 }
 
