@@ -13,7 +13,7 @@
 //    k = index % 2 (low word first). index < 2^65.
 //
 // Decision streams (the quantizers' shared bits and private coins) are drawn lazily
-// (docs/production.md "Stream layout"): the 64-bit uniform of parameter j is
+// (docs/production.md "Decision streams"): the 64-bit uniform of parameter j is
 //   DecisionUniform64(j) = Head16(j) ‖ top 48 bits of Uniform64(TailAddress(addr), j),
 // where Head16(j) is the little-endian 16-bit chunk j of the head stream's keystream, i.e. bits
 // 16·(j % 4) … 16·(j % 4) + 15 of Uniform64(addr, j / 4). A decision "V < T" is settled by the
