@@ -18,6 +18,9 @@
 #include "dpfl/fl/trainer.hpp"
 #include "dpfl/fl/training.hpp"
 #include "dpfl/quant/fast_encoders.hpp"
+#if defined(DPFL_HAVE_CUDA)
+#include "dpfl/quant/cuda_quantizer.hpp"
+#endif
 
 namespace dpfl::cli {
 namespace {
@@ -160,6 +163,44 @@ void RegisterRoundsBench(CLI::App& bench, std::vector<Command>& commands) {
   }});
 }
 
+// `bench quantizers --backend cuda`: the GPU encoders on device buffers against the
+// device-to-device copy bandwidth, measured in the same run. An encode reads 4 bytes and writes
+// 1/8 byte per parameter, so its bandwidth is params/s · 4.125 bytes, compared with the copy's
+// (read + write) GB/s (issue target on an H100/H200: ≥ 80 %).
+nlohmann::json RunCudaQuantizerBench(const bench::QuantizerBenchOptions& o, const std::string& generator) {
+#if defined(DPFL_HAVE_CUDA)
+  const quant::BinaryLevels levels = quant::MakeBinaryLevels(1.0, 0.0, 1.0);
+  const rng::Generator gen = o.philox ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
+  const double copy_gb_per_s = quant::CudaCopyBandwidth(o.m * sizeof(float));
+  nlohmann::json out = {{"backend", "cuda"},       {"m", o.m},
+                        {"reps", o.reps},          {"d", o.d},
+                        {"generator", generator},  {"copy_gb_per_s", copy_gb_per_s},
+                        {"results", nlohmann::json::array()}};
+  const std::pair<const char*, quant::CudaBenchRule> rules[] = {
+      {"ldpq", quant::CudaBenchRule::kLdpq}, {"corbinq", quant::CudaBenchRule::kQ1}, {"coq", quant::CudaBenchRule::kQ2}};
+  std::ostringstream table;
+  table << std::left << std::setw(9) << "name" << std::right << std::setw(14) << "GPU Mp/s" << std::setw(14)
+        << "encode GB/s" << std::setw(12) << "copy GB/s" << std::setw(12) << "of copy" << "\n";
+  for (const auto& [name, rule] : rules) {
+    const double params_per_s = quant::CudaEncodeThroughput(rule, levels, o.m, o.d, gen, o.reps);
+    const double gb_per_s = params_per_s * (sizeof(float) + 0.125) / 1e9;
+    out["results"].push_back({{"name", name},
+                              {"params_per_s", params_per_s},
+                              {"encode_gb_per_s", gb_per_s},
+                              {"fraction_of_copy", gb_per_s / copy_gb_per_s}});
+    table << std::left << std::setw(9) << name << std::right << std::fixed << std::setprecision(1) << std::setw(14)
+          << params_per_s / 1e6 << std::setw(14) << gb_per_s << std::setw(12) << copy_gb_per_s << std::setw(11)
+          << 100.0 * gb_per_s / copy_gb_per_s << "%\n";
+  }
+  std::cerr << table.str();
+  return out;
+#else
+  (void)o;
+  (void)generator;
+  throw InvalidArgument("--backend", "cuda: this dpfl was built without the CUDA backend (target dpfl_cuda absent)");
+#endif
+}
+
 }  // namespace
 
 void RegisterBenchCommand(CLI::App& root, std::vector<Command>& commands) {
@@ -170,7 +211,7 @@ void RegisterBenchCommand(CLI::App& root, std::vector<Command>& commands) {
       "params/s of the production encoders vs a LibTorch tensor-op version vs memcpy of the input, one run");
   struct Args {
     bench::QuantizerBenchOptions options;
-    std::string generator = "chacha20";
+    std::string generator = "chacha20", backend = "cpu";
     bool json = false;
   };
   auto args = std::make_shared<Args>();
@@ -180,9 +221,18 @@ void RegisterBenchCommand(CLI::App& root, std::vector<Command>& commands) {
   app->add_option("--d", args->options.d, "shared bits for corbinq/coq (default 5)");
   app->add_option("--generator", args->generator, "production generator: chacha20 (default) or philox")
       ->check(CLI::IsMember({"chacha20", "philox"}));
+  app->add_option("--backend", args->backend,
+                  "cpu (default: SIMD encoders vs LibTorch ops vs memcpy) or cuda (GPU encoders vs device copy)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   app->add_flag("--json", args->json, "print JSON only (default: a table on stderr and JSON on stdout)");
   commands.push_back({app, [args]() {
     args->options.philox = args->generator == "philox";
+    if (UseCudaBackend(args->backend)) {
+      if (args->options.m == 0 || args->options.m > (std::size_t{1} << 30))
+        throw InvalidArgument("--m", "must be in [1, 2^30]");
+      if (args->options.reps < 1 || args->options.reps > 1000) throw InvalidArgument("--reps", "must be in [1, 1000]");
+      return RunCudaQuantizerBench(args->options, args->generator);
+    }
     const auto results = bench::RunQuantizerBench(args->options);
     nlohmann::json out;
     out["m"] = args->options.m;

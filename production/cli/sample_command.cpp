@@ -126,21 +126,6 @@ std::string FlagOf(const std::string& argument, Mechanism mechanism) {
   return "--" + argument;
 }
 
-bool UseCuda(const std::string& backend) {
-#if defined(DPFL_HAVE_CUDA)
-  const bool available = quant::CudaAvailable();
-  if (backend == "cuda" && !available)
-    throw InvalidArgument("--backend", "cuda: no CUDA device is available on this machine (use --backend cpu or auto)");
-  return backend != "cpu" && available;
-#else
-  if (backend == "cuda")
-    throw InvalidArgument("--backend",
-                          "cuda: this dpfl was built without the CUDA backend (target dpfl_cuda absent); "
-                          "use --backend cpu or auto");
-  return false;
-#endif
-}
-
 // "T/2^64": the exact implemented probability of a threshold T.
 std::string Over2To64(std::uint64_t t) { return std::to_string(t) + "/2^64"; }
 // 2^64 − t as a decimal string (t = 0 gives 2^64 itself).
@@ -185,7 +170,7 @@ json RunSampleUnmapped(const SampleArgs& a) {
     throw InvalidArgument("--px", "the production CoQ-FL path supports p_x = 1/2 (0.5) only, got '" + a.px + "'");
 
   const BinaryLevels levels = quant::MakeBinaryLevels(eps, c, r);
-  const bool cuda = UseCuda(a.backend);
+  const bool cuda = UseCudaBackend(a.backend);
 
   StreamContext ctx;
   ctx.generator = a.generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
@@ -293,6 +278,22 @@ void AddCommon(CLI::App* app, SampleArgs& a) {
 }
 
 }  // namespace
+
+// --backend cpu|cuda|auto → whether to run on the GPU (sample_command.hpp).
+bool UseCudaBackend(const std::string& backend) {
+#if defined(DPFL_HAVE_CUDA)
+  const bool available = quant::CudaAvailable();
+  if (backend == "cuda" && !available)
+    throw InvalidArgument("--backend", "cuda: no CUDA device is available on this machine (use --backend cpu)");
+  return backend != "cpu" && available;
+#else
+  if (backend == "cuda")
+    throw InvalidArgument("--backend",
+                          "cuda: this dpfl was built without the CUDA backend (target dpfl_cuda absent); "
+                          "use --backend cpu");
+  return false;
+#endif
+}
 
 void RegisterSampleCommand(CLI::App& root, std::vector<Command>& commands) {
   CLI::App* sample = root.add_subcommand(

@@ -21,6 +21,9 @@ struct Command {
 };
 
 // `dpfl sample ldpq|corbinq|coq ...` (sample_command.cpp).
+// --backend cpu|cuda|auto: true to run on the GPU. "cuda" without a device or without the CUDA
+// build throws InvalidArgument("--backend", …); "auto" falls back to the CPU.
 void RegisterSampleCommand(CLI::App& root, std::vector<Command>& commands);
+bool UseCudaBackend(const std::string& backend);
 
 }  // namespace dpfl::cli

@@ -348,7 +348,57 @@ void CudaAccumulateBits(std::span<const std::uint64_t> bits, std::size_t n, std:
   DPFL_CUDA_CHECK(cudaMemcpy(counts.data(), counts_dev.get(), counts.size_bytes(), cudaMemcpyDeviceToHost));
 }
 
-// ---- Benchmark baseline ----
+// ---- Benchmarks ----
+
+namespace {
+__global__ void FillBenchWeightsKernel(float* __restrict__ w, std::uint64_t m) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < m; j += stride)
+    w[j] = static_cast<float>(0.8 * sin(0.001 * static_cast<double>(j)));
+}
+}  // namespace
+
+double CudaEncodeThroughput(CudaBenchRule rule, const BinaryLevels& levels, std::size_t m, int d,
+                            rng::Generator generator, int reps) {
+  if (m == 0) throw InvalidArgument("m", "must be > 0");
+  if (reps < 1) throw InvalidArgument("reps", "must be >= 1");
+  ValidateSharedBits(d);
+  StreamContext ctx;
+  ctx.generator = generator;
+  for (int i = 0; i < 8; ++i) ctx.key.words[i] = 0x243F6A88u + static_cast<std::uint32_t>(i);
+  detail::CheckIndexRange(ctx, m);
+  DeviceBuffer<float> w(m);
+  DeviceBuffer<std::uint64_t> bits(PackedWords(m));
+  FillBenchWeightsKernel<<<GridStrideBlocks(m), kBlockThreads>>>(w.get(), m);
+  LaunchCheck();
+  const auto encode = [&] {
+    switch (rule) {
+      case CudaBenchRule::kLdpq: LaunchEncode<Mode::kLdpq>(levels, w.get(), m, ctx, ctx, 0, 1, 0, bits.get()); break;
+      case CudaBenchRule::kQ1: LaunchEncode<Mode::kQ1>(levels, w.get(), m, ctx, ctx, 7, 1, d, bits.get()); break;
+      case CudaBenchRule::kQ2: LaunchEncode<Mode::kQ2>(levels, w.get(), m, ctx, ctx, 7, 2, d, bits.get()); break;
+    }
+  };
+  encode();  // warm-up
+  cudaEvent_t start = nullptr, stop = nullptr;
+  DPFL_CUDA_CHECK(cudaEventCreate(&start));
+  float ms = 0.0f;
+  try {
+    DPFL_CUDA_CHECK(cudaEventCreate(&stop));
+    DPFL_CUDA_CHECK(cudaEventRecord(start));
+    for (int i = 0; i < reps; ++i) encode();
+    DPFL_CUDA_CHECK(cudaEventRecord(stop));
+    DPFL_CUDA_CHECK(cudaEventSynchronize(stop));
+    DPFL_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  } catch (...) {
+    (void)cudaEventDestroy(start);
+    if (stop != nullptr) (void)cudaEventDestroy(stop);
+    throw;
+  }
+  (void)cudaEventDestroy(start);
+  (void)cudaEventDestroy(stop);
+  if (!(ms > 0.0f)) throw CudaError(0, "encode timed at 0 ms; use a larger m", __FILE__, __LINE__);
+  return static_cast<double>(m) * reps / (static_cast<double>(ms) * 1e-3);
+}
 
 double CudaCopyBandwidth(std::size_t bytes) {
   if (bytes == 0) throw InvalidArgument("bytes", "must be > 0");

@@ -240,6 +240,26 @@ TEST(DpflSample, BackendCudaFailsCleanlyOrRuns) {
   EXPECT_EQ(j["counts"], RunOk(kLdpq)["counts"]);
 }
 
+// `dpfl bench quantizers --backend cuda`: GPU encoders against the device copy bandwidth, or a
+// clean exit 2 naming --backend where there is no device or no CUDA build.
+TEST(DpflBench, QuantizersBackendCudaFailsCleanlyOrReportsFractionOfCopy) {
+  const RunResult r = RunDpfl({"bench", "quantizers", "--backend", "cuda", "--m", "65536", "--reps", "2", "--json"});
+  if (r.exit_code == 0) {
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["backend"], "cuda");
+    ASSERT_EQ(j["results"].size(), 3u);
+    for (const auto& row : j["results"]) {
+      EXPECT_GT(row["params_per_s"].get<double>(), 0.0);
+      EXPECT_GT(row["fraction_of_copy"].get<double>(), 0.0);
+    }
+  } else {
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("--backend"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input: exit 2, nothing on stdout, exactly one line on stderr naming the flag.
 

@@ -103,6 +103,14 @@ void CudaEncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int
 // exactly n·⌈counts.size()/64⌉.
 void CudaAccumulateBits(std::span<const std::uint64_t> bits, std::size_t n, std::span<std::uint32_t> counts);
 
+// Benchmark support (`dpfl bench quantizers --backend cuda`): parameters per second of `reps`
+// encodes of m parameters held in device memory (weights 0.8·sin(0.001·j), as the CPU bench),
+// after one warm-up, timed with cudaEvents around the launches. Rule: LDPQ, CorBinQ Q1 role, or
+// the Q2 role (CoQ-FL Bob at p_x = 1/2); d shared bits. Throws CudaError without a device.
+enum class CudaBenchRule { kLdpq, kQ1, kQ2 };
+double CudaEncodeThroughput(CudaBenchRule rule, const BinaryLevels& levels, std::size_t m, int d,
+                            rng::Generator generator, int reps);
+
 // Device-to-device copy bandwidth in GB/s (10^9 bytes/s, counting read + write = 2·bytes per
 // copy), timed with cudaEvents over several cudaMemcpy calls after a warm-up: the roofline
 // baseline of the benchmarks. bytes > 0. Throws CudaError without a device.
