@@ -351,6 +351,33 @@ void CudaAccumulateBits(std::span<const std::uint64_t> bits, std::size_t n, std:
 // ---- Benchmarks ----
 
 namespace {
+
+// Owns a CUDA event (destroyed on scope exit, also when an exception unwinds).
+class Event {
+ public:
+  Event() { DPFL_CUDA_CHECK(cudaEventCreate(&event_)); }
+  ~Event() { (void)cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+// Milliseconds of device time between events recorded before and after run().
+template <class Fn>
+float ElapsedMs(Fn&& run) {
+  Event start, stop;
+  DPFL_CUDA_CHECK(cudaEventRecord(start.get()));
+  run();
+  DPFL_CUDA_CHECK(cudaEventRecord(stop.get()));
+  DPFL_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+  float ms = 0.0f;
+  DPFL_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return ms;
+}
+
 __global__ void FillBenchWeightsKernel(float* __restrict__ w, std::uint64_t m) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < m; j += stride)
@@ -379,23 +406,9 @@ double CudaEncodeThroughput(CudaBenchRule rule, const BinaryLevels& levels, std:
     }
   };
   encode();  // warm-up
-  cudaEvent_t start = nullptr, stop = nullptr;
-  DPFL_CUDA_CHECK(cudaEventCreate(&start));
-  float ms = 0.0f;
-  try {
-    DPFL_CUDA_CHECK(cudaEventCreate(&stop));
-    DPFL_CUDA_CHECK(cudaEventRecord(start));
+  const float ms = ElapsedMs([&] {
     for (int i = 0; i < reps; ++i) encode();
-    DPFL_CUDA_CHECK(cudaEventRecord(stop));
-    DPFL_CUDA_CHECK(cudaEventSynchronize(stop));
-    DPFL_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  } catch (...) {
-    (void)cudaEventDestroy(start);
-    if (stop != nullptr) (void)cudaEventDestroy(stop);
-    throw;
-  }
-  (void)cudaEventDestroy(start);
-  (void)cudaEventDestroy(stop);
+  });
   if (!(ms > 0.0f)) throw CudaError(0, "encode timed at 0 ms; use a larger m", __FILE__, __LINE__);
   return static_cast<double>(m) * reps / (static_cast<double>(ms) * 1e-3);
 }
@@ -407,24 +420,10 @@ double CudaCopyBandwidth(std::size_t bytes) {
   DPFL_CUDA_CHECK(cudaMemset(src.get(), 0x5a, bytes));
   DPFL_CUDA_CHECK(cudaMemcpy(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice));  // warm-up
   DPFL_CUDA_CHECK(cudaDeviceSynchronize());
-  cudaEvent_t start = nullptr, stop = nullptr;
-  DPFL_CUDA_CHECK(cudaEventCreate(&start));
-  float ms = 0.0f;
-  try {
-    DPFL_CUDA_CHECK(cudaEventCreate(&stop));
-    DPFL_CUDA_CHECK(cudaEventRecord(start));
+  const float ms = ElapsedMs([&] {
     for (int i = 0; i < kIterations; ++i)
       DPFL_CUDA_CHECK(cudaMemcpy(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice));
-    DPFL_CUDA_CHECK(cudaEventRecord(stop));
-    DPFL_CUDA_CHECK(cudaEventSynchronize(stop));
-    DPFL_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  } catch (...) {
-    (void)cudaEventDestroy(start);
-    if (stop != nullptr) (void)cudaEventDestroy(stop);
-    throw;
-  }
-  (void)cudaEventDestroy(start);
-  (void)cudaEventDestroy(stop);
+  });
   if (!(ms > 0.0f)) throw CudaError(0, "copy timed at 0 ms; use a larger buffer", __FILE__, __LINE__);
   // Read + write: 2·bytes move per copy.
   return 2.0 * static_cast<double>(bytes) * kIterations / (static_cast<double>(ms) * 1e-3) / 1e9;

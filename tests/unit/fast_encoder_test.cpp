@@ -72,6 +72,41 @@ TEST(FastEncoders, BitIdenticalToScalarLoops) {
   std::cout << "compared " << compared << " encodings; best ISA " << static_cast<int>(fast::BestIsa()) << "\n";
 }
 
+// V of parameter j for the rule (d < 0: LDPQ, V = the private uniform).
+std::uint64_t RuleUniform(const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, int d, std::size_t j) {
+  const std::uint64_t priv = rng::DecisionUniform64(ctx.generator, ctx.key, {ctx.round, client, rng::Purpose::kPrivateCoin}, j);
+  if (d < 0) return priv;
+  return MergeSharedPrivate(rng::DecisionUniform64(ctx.generator, ctx.key, {ctx.round, pair, rng::Purpose::kSharedBits}, j),
+                            priv, d);
+}
+
+// Encodes w with the scalar loop and with the fast path on every supported ISA, 1 and 2
+// threads, and expects equal words (d < 0: LDPQ). Returns the number of comparisons.
+int ExpectFastEqualsScalar(const BinaryLevels& k, const std::vector<float>& w, const StreamContext& ctx, int d,
+                           PairRole role, std::uint32_t pair, std::uint32_t client) {
+  int compared = 0;
+  for (int threads : {1, 2}) {
+    std::vector<std::uint64_t> expected(PackedWords(w.size())), actual(PackedWords(w.size()));
+    if (d < 0) {
+      detail::EncodeLdpqT<NoFaults>(k, w, ctx, client, expected, threads);
+    } else {
+      detail::EncodeCorBinQT<NoFaults>(k, w, d, role, ctx, pair, client, expected, threads);
+    }
+    for (fast::Isa isa : SupportedIsas()) {
+      std::fill(actual.begin(), actual.end(), 0x5555555555555555ull);
+      if (d < 0) {
+        fast::EncodeLdpqFast(k, w, ctx, client, actual, threads, isa);
+      } else {
+        fast::EncodeCorBinQFast(k, w, d, role, ctx, ctx, pair, client, actual, threads, isa);
+      }
+      EXPECT_EQ(actual, expected) << "c=" << k.c << " r=" << k.r << " d=" << d << " role=" << static_cast<int>(role)
+                                  << " isa=" << static_cast<int>(isa) << " threads=" << threads;
+      ++compared;
+    }
+  }
+  return compared;
+}
+
 // The SIMD path decides from 16-bit heads and fetches the 48-bit tails only when the heads tie
 // with T >> 48 (probability 2^-16 per decision, so random inputs almost never reach that code).
 // Here every weight is chosen so that its threshold's top 16 bits equal the top 16 bits of its
@@ -86,8 +121,6 @@ TEST(FastEncoders, HeadTiesAreResolvedExactly) {
     ctx.generator = gen;
     for (int i = 0; i < 8; ++i) ctx.key.words[i] = 0x9E3779B9u * static_cast<std::uint32_t>(i + 1);
     ctx.round = 3;
-    const rng::StreamAddress sa{ctx.round, pair, rng::Purpose::kSharedBits};
-    const rng::StreamAddress pa{ctx.round, client, rng::Purpose::kPrivateCoin};
     // d = -1 stands for LDPQ.
     for (int d : {-1, 0, 1, 5, 15, 16, 31})
       for (PairRole role : {PairRole::kQ1, PairRole::kQ2}) {
@@ -95,8 +128,7 @@ TEST(FastEncoders, HeadTiesAreResolvedExactly) {
         std::vector<float> w(m);
         std::size_t ties = 0;
         for (std::size_t j = 0; j < m; ++j) {
-          const std::uint64_t priv = rng::DecisionUniform64(gen, ctx.key, pa, j);
-          const std::uint64_t v = d < 0 ? priv : MergeSharedPrivate(rng::DecisionUniform64(gen, ctx.key, sa, j), priv, d);
+          const std::uint64_t v = RuleUniform(ctx, pair, client, d, j);
           const double q = (static_cast<double>(v >> 48) + 0.5) / 65536.0;  // middle of V's top-16 cell
           const double offset = (role == PairRole::kQ1 ? q - 0.5 : 0.5 - q) / k.inv_two_r_alpha;
           w[j] = static_cast<float>(k.c + offset);
@@ -105,25 +137,7 @@ TEST(FastEncoders, HeadTiesAreResolvedExactly) {
           ties += (t >> 48) == (v >> 48);
         }
         EXPECT_GE(ties, m * 99 / 100) << "construction failed to force head ties, d=" << d;
-        for (int threads : {1, 2}) {
-          std::vector<std::uint64_t> expected(PackedWords(m)), actual(PackedWords(m));
-          if (d < 0) {
-            detail::EncodeLdpqT<NoFaults>(k, w, ctx, client, expected, threads);
-          } else {
-            detail::EncodeCorBinQT<NoFaults>(k, w, d, role, ctx, pair, client, expected, threads);
-          }
-          for (fast::Isa isa : SupportedIsas()) {
-            std::fill(actual.begin(), actual.end(), 0x5555555555555555ull);
-            if (d < 0) {
-              fast::EncodeLdpqFast(k, w, ctx, client, actual, threads, isa);
-            } else {
-              fast::EncodeCorBinQFast(k, w, d, role, ctx, ctx, pair, client, actual, threads, isa);
-            }
-            EXPECT_EQ(actual, expected) << "d=" << d << " role=" << static_cast<int>(role)
-                                        << " isa=" << static_cast<int>(isa) << " threads=" << threads;
-            ++compared;
-          }
-        }
+        compared += ExpectFastEqualsScalar(k, w, ctx, d, role, pair, client);
       }
   }
   std::cout << "compared " << compared << " tie-heavy encodings\n";
@@ -146,39 +160,17 @@ TEST(FastEncoders, WeightsAtTheEdgesOfTheHeadCellMatchTheScalarLoops) {
       ctx.generator = gen;
       for (int i = 0; i < 8; ++i) ctx.key.words[i] = 0x85EBCA6Bu * static_cast<std::uint32_t>(i + 7);
       ctx.round = 9;
-      const rng::StreamAddress sa{ctx.round, pair, rng::Purpose::kSharedBits};
-      const rng::StreamAddress pa{ctx.round, client, rng::Purpose::kPrivateCoin};
       for (int d : {-1, 0, 5, 16})  // -1: LDPQ
         for (PairRole role : {PairRole::kQ1, PairRole::kQ2}) {
           if (d < 0 && role == PairRole::kQ2) continue;
           std::vector<float> w(m);
           for (std::size_t j = 0; j < m; ++j) {
-            const std::uint64_t priv = rng::DecisionUniform64(gen, ctx.key, pa, j);
-            const std::uint64_t v =
-                d < 0 ? priv : MergeSharedPrivate(rng::DecisionUniform64(gen, ctx.key, sa, j), priv, d);
+            const std::uint64_t v = RuleUniform(ctx, pair, client, d, j);
             const double edge = static_cast<double>(v >> 48) + static_cast<double>(j % 2);  // V16 or V16 + 1
             const double q = (edge + offsets[j % 12]) / 65536.0;
             w[j] = static_cast<float>(k.c + (role == PairRole::kQ1 ? q - 0.5 : 0.5 - q) / k.inv_two_r_alpha);
           }
-          for (int threads : {1, 2}) {
-            std::vector<std::uint64_t> expected(PackedWords(m)), actual(PackedWords(m));
-            if (d < 0) {
-              detail::EncodeLdpqT<NoFaults>(k, w, ctx, client, expected, threads);
-            } else {
-              detail::EncodeCorBinQT<NoFaults>(k, w, d, role, ctx, pair, client, expected, threads);
-            }
-            for (fast::Isa isa : SupportedIsas()) {
-              std::fill(actual.begin(), actual.end(), 0x0123456789ABCDEFull);
-              if (d < 0) {
-                fast::EncodeLdpqFast(k, w, ctx, client, actual, threads, isa);
-              } else {
-                fast::EncodeCorBinQFast(k, w, d, role, ctx, ctx, pair, client, actual, threads, isa);
-              }
-              EXPECT_EQ(actual, expected) << "c=" << k.c << " r=" << k.r << " d=" << d
-                                          << " role=" << static_cast<int>(role) << " isa=" << static_cast<int>(isa);
-              ++compared;
-            }
-          }
+          compared += ExpectFastEqualsScalar(k, w, ctx, d, role, pair, client);
         }
     }
   std::cout << "compared " << compared << " edge-of-cell encodings\n";
