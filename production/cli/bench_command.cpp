@@ -163,6 +163,72 @@ void RegisterRoundsBench(CLI::App& bench, std::vector<Command>& commands) {
   }});
 }
 
+// `dpfl bench aggregate`: the server's sum of n bit-packed messages — AccumulateMessages
+// (vectorized, threaded) against the per-message AccumulateBits loop, same data, one run.
+void RegisterAggregateBench(CLI::App& bench, std::vector<Command>& commands) {
+  auto* app = bench.add_subcommand(
+      "aggregate", "counts of n bit-packed messages: AccumulateMessages vs per-message AccumulateBits, one run");
+  struct Args {
+    std::size_t m = std::size_t{1} << 20, n = 100;
+    int threads = 2, reps = 5;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  app->add_option("--m", args->m, "parameters per message (default 2^20)");
+  app->add_option("--n", args->n, "messages (default 100)");
+  app->add_option("--threads", args->threads, "threads for AccumulateMessages (default 2)");
+  app->add_option("--reps", args->reps, "timed repetitions after one warm-up; best is kept (default 5)");
+  app->add_flag("--json", args->json, "print JSON only (default: a table on stderr and JSON on stdout)");
+  commands.push_back({app, [args]() -> nlohmann::json {
+    if (args->m == 0 || args->m > (std::size_t{1} << 28)) throw InvalidArgument("--m", "must be in [1, 2^28]");
+    if (args->n == 0 || args->n > 100000) throw InvalidArgument("--n", "must be in [1, 100000]");
+    if (args->m / 64 * args->n > (std::size_t{1} << 28)) throw InvalidArgument("--n", "m * n must be at most 2^34 bits");
+    if (args->threads < 1 || args->threads > 256) throw InvalidArgument("--threads", "must be in [1, 256]");
+    if (args->reps < 1 || args->reps > 1000) throw InvalidArgument("--reps", "must be in [1, 1000]");
+    const std::size_t words = quant::PackedWords(args->m);
+    std::vector<std::uint64_t> store(words * args->n);
+    std::uint64_t x = 0x9E3779B97F4A7C15ull;  // splitmix64: test data, not DP randomness
+    for (auto& v : store) {
+      x += 0x9E3779B97F4A7C15ull;
+      std::uint64_t z = x;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      v = z ^ (z >> 31);
+    }
+    std::vector<std::span<const std::uint64_t>> messages;
+    for (std::size_t i = 0; i < args->n; ++i) messages.emplace_back(store.data() + i * words, words);
+    std::vector<std::uint32_t> base(args->m, 0), fast(args->m, 0);
+    const auto best = [&](auto&& fn) {
+      fn();
+      double b = 1e300;
+      for (int r = 0; r < args->reps; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        fn();
+        b = std::min(b, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      }
+      return b;
+    };
+    const double per_message_s = best([&] {
+      for (const auto& msg : messages) quant::AccumulateBits(msg, base);
+    });
+    const double fast_s = best([&] { quant::AccumulateMessages(messages, fast, args->threads); });
+    if (base != fast) throw std::runtime_error("bench aggregate: AccumulateMessages disagrees with AccumulateBits");
+    const double bits = static_cast<double>(args->m) * static_cast<double>(args->n);
+    nlohmann::json out = {{"m", args->m},
+                          {"n", args->n},
+                          {"threads", args->threads},
+                          {"reps", args->reps},
+                          {"per_message_accumulate_bits_per_s", bits / per_message_s},
+                          {"accumulate_messages_bits_per_s", bits / fast_s},
+                          {"speedup", per_message_s / fast_s}};
+    if (!args->json)
+      std::cerr << std::fixed << std::setprecision(1) << "per-message AccumulateBits: " << bits / per_message_s / 1e9
+                << " Gbit/s; AccumulateMessages (" << args->threads << " threads): " << bits / fast_s / 1e9
+                << " Gbit/s; speed-up " << per_message_s / fast_s << "x\n";
+    return out;
+  }});
+}
+
 // `bench quantizers --backend cuda`: the GPU encoders on device buffers against the
 // device-to-device copy bandwidth, measured in the same run. An encode reads 4 bytes and writes
 // 1/8 byte per parameter, so its bandwidth is params/s · 4.125 bytes, compared with the copy's
@@ -273,6 +339,7 @@ void RegisterBenchCommand(CLI::App& root, std::vector<Command>& commands) {
     return out;
   }});
   RegisterRoundsBench(*bench, commands);
+  RegisterAggregateBench(*bench, commands);
 }
 
 }  // namespace dpfl::cli

@@ -260,6 +260,22 @@ TEST(DpflBench, QuantizersBackendCudaFailsCleanlyOrReportsFractionOfCopy) {
   }
 }
 
+// `dpfl bench aggregate` checks AccumulateMessages against the per-message loop inside the run
+// (it fails if they disagree) and reports both rates.
+TEST(DpflBench, AggregateReportsBothRatesAndRejectsBadFlags) {
+  const json j = RunOk({"bench", "aggregate", "--m", "1000", "--n", "9", "--threads", "2", "--reps", "1", "--json"});
+  EXPECT_EQ(j["m"], 1000);
+  EXPECT_EQ(j["n"], 9);
+  EXPECT_GT(j["per_message_accumulate_bits_per_s"].get<double>(), 0.0);
+  EXPECT_GT(j["accumulate_messages_bits_per_s"].get<double>(), 0.0);
+  for (const char* flag : {"--m", "--n", "--threads", "--reps"}) {
+    const RunResult r = RunDpfl({"bench", "aggregate", flag, "0"});
+    EXPECT_EQ(r.exit_code, 2) << flag;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input: exit 2, nothing on stdout, exactly one line on stderr naming the flag.
 

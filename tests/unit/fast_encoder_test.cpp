@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "dpfl/error.hpp"
 #include "dpfl/quant/cpu_encoders.hpp"
 #include "dpfl/quant/fast_encoders.hpp"
 
@@ -174,6 +175,37 @@ TEST(FastEncoders, WeightsAtTheEdgesOfTheHeadCellMatchTheScalarLoops) {
         }
     }
   std::cout << "compared " << compared << " edge-of-cell encodings\n";
+}
+
+// The server's vectorized, threaded sum over messages against a plain per-bit loop written here.
+TEST(AccumulateMessages, EqualsPerBitSumOnEveryIsaAndThreadCount) {
+  std::mt19937_64 rng(20261122);
+  for (std::size_t m : {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{64 * 37 + 5}})
+    for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{100}}) {
+      const std::size_t words = PackedWords(m);
+      std::vector<std::vector<std::uint64_t>> store(n, std::vector<std::uint64_t>(words));
+      for (auto& msg : store)
+        for (auto& x : msg) x = rng();
+      std::vector<std::span<const std::uint64_t>> messages(store.begin(), store.end());
+      std::vector<std::uint32_t> start(m);
+      for (auto& x : start) x = static_cast<std::uint32_t>(rng() % 1000);
+      std::vector<std::uint32_t> expected = start;
+      for (const auto& msg : store)
+        for (std::size_t j = 0; j < m; ++j) expected[j] += static_cast<std::uint32_t>((msg[j / 64] >> (j % 64)) & 1u);
+      for (int threads : {1, 3})
+        for (fast::Isa isa : SupportedIsas()) {
+          std::vector<std::uint32_t> counts = start;
+          fast::AccumulateMessagesFast(messages, counts, threads, isa);
+          EXPECT_EQ(counts, expected) << "m=" << m << " n=" << n << " isa=" << static_cast<int>(isa);
+        }
+      std::vector<std::uint32_t> counts = start;
+      AccumulateMessages(messages, counts, 2);
+      EXPECT_EQ(counts, expected);
+    }
+  std::vector<std::uint64_t> short_msg(1);
+  const std::vector<std::span<const std::uint64_t>> too_short = {short_msg};
+  std::vector<std::uint32_t> counts(65);
+  EXPECT_THROW(AccumulateMessages(too_short, counts), InvalidArgument);
 }
 
 }  // namespace

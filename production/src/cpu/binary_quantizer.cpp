@@ -136,6 +136,14 @@ void AccumulateBits(std::span<const std::uint64_t> bits, std::span<std::uint32_t
   for (std::size_t j = 0; j < counts.size(); ++j) counts[j] += static_cast<std::uint32_t>((bits[j / 64] >> (j % 64)) & 1u);
 }
 
+void AccumulateMessages(std::span<const std::span<const std::uint64_t>> messages, std::span<std::uint32_t> counts,
+                        int threads) {
+  for (std::size_t i = 0; i < messages.size(); ++i)
+    if (messages[i].size() < PackedWords(counts.size()))
+      throw InvalidArgument("messages", "message " + std::to_string(i) + " holds fewer packed words than counters");
+  fast::AccumulateMessagesFast(messages, counts, threads, Isa());
+}
+
 void DecodeMean(const BinaryLevels& levels, std::span<const std::uint32_t> counts, std::uint32_t n,
                 std::span<float> mean) {
   detail::DecodeMeanT<NoFaults>(levels, counts, n, mean);

@@ -258,10 +258,13 @@ std::vector<float> Aggregate(const MechanismConfig& config, const std::vector<Me
   for (const LayerRange& range : ranges) {
     const std::size_t words = quant::PackedWords(range.size);
     std::vector<std::uint32_t> counts(range.size, 0);
+    std::vector<std::span<const std::uint64_t>> layer_bits;
+    layer_bits.reserve(messages.size());
     for (const Message& msg : messages) {
       if (msg.bits.size() != total_words) throw InvalidArgument("message", "wrong size from client " + std::to_string(msg.client));
-      quant::AccumulateBits(std::span<const std::uint64_t>(msg.bits.data() + word, words), counts);
+      layer_bits.emplace_back(msg.bits.data() + word, words);
     }
+    quant::AccumulateMessages(layer_bits, counts);
     const std::span<float> out(mean.data() + range.offset, range.size);
     if (config.kind == MechanismKind::kCq)
       quant::DecodeCqMean(quant::MakeCqRange(range.c, range.r), counts, n, out);

@@ -76,6 +76,12 @@ void EncodeCoq(const BinaryLevels& levels, std::span<const float> w, int d, Pair
 
 // counts[j] += bit j of `bits`, for j < counts.size().
 void AccumulateBits(std::span<const std::uint64_t> bits, std::span<std::uint32_t> counts);
+// The server's sum over n messages at once: counts[j] += Σ_i bit j of messages[i], for
+// j < counts.size(); each message must hold at least ⌈counts.size()/64⌉ words. Vectorized (the
+// 64 counters of a packed word stay in SIMD registers while the messages are added) and split
+// across `threads` by word ranges; equal to n calls of AccumulateBits. Counts wrap modulo 2^32.
+void AccumulateMessages(std::span<const std::span<const std::uint64_t>> messages, std::span<std::uint32_t> counts,
+                        int threads = 1);
 // Mean estimate of n decoded messages: c + rα(2·count/n − 1) (seed-000 Alg. 3 l.23 with the
 // survivors' count n; E31).
 void DecodeMean(const BinaryLevels& levels, std::span<const std::uint32_t> counts, std::uint32_t n,

@@ -23,4 +23,8 @@ void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int
                        const StreamContext& shared_ctx, const StreamContext& ctx, std::uint32_t pair,
                        std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa);
 
+// counts[j] += Σ_i bit j of messages[i] for j < counts.size() (see AccumulateMessages).
+void AccumulateMessagesFast(std::span<const std::span<const std::uint64_t>> messages, std::span<std::uint32_t> counts,
+                            int threads, Isa isa);
+
 }  // namespace dpfl::quant::fast
