@@ -13,18 +13,6 @@
 namespace dpfl::bench {
 namespace {
 
-template <class Fn>
-double BestSeconds(int reps, Fn&& fn) {
-  fn();  // warm-up: page faults, thread start, instruction caches
-  double best = 1e300;
-  for (int i = 0; i < reps; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    fn();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
-
 void ParallelMemcpy(char* dst, const char* src, std::size_t bytes, int threads) {
   if (threads <= 1) {
     std::memcpy(dst, src, bytes);
@@ -41,11 +29,15 @@ void ParallelMemcpy(char* dst, const char* src, std::size_t bytes, int threads) 
 
 }  // namespace
 
-std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions& o) {
+void ValidateQuantizerBenchOptions(const QuantizerBenchOptions& o) {
   if (o.m == 0 || o.m > (std::size_t{1} << 30)) throw InvalidArgument("--m", "must be in [1, 2^30]");
   if (o.threads < 1 || o.threads > 256) throw InvalidArgument("--threads", "must be in [1, 256]");
   if (o.reps < 1 || o.reps > 1000) throw InvalidArgument("--reps", "must be in [1, 1000]");
   if (o.d < 0 || o.d > 62) throw InvalidArgument("--d", "must be in [0, 62]");
+}
+
+std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions& o) {
+  ValidateQuantizerBenchOptions(o);
   std::vector<float> w(o.m);
   for (std::size_t j = 0; j < o.m; ++j) w[j] = static_cast<float>(0.8 * std::sin(0.001 * static_cast<double>(j)));
   std::vector<std::uint64_t> bits(quant::PackedWords(o.m));

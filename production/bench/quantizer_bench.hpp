@@ -3,6 +3,7 @@
 // measured in the same process and run, reported as ratios (docs/benchmarks.md).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -36,6 +37,23 @@ struct TorchBaseline {
 std::vector<TorchBaseline> MakeTorchBaselines(std::size_t m, int threads, int d);
 bool HaveLibTorch();
 
+// Throws InvalidArgument naming the flag: m ∈ [1, 2^30], threads ∈ [1, 256], reps ∈ [1, 1000],
+// d ∈ [0, 62] (shared by the CPU and the CUDA quantizer benchmarks).
+void ValidateQuantizerBenchOptions(const QuantizerBenchOptions& options);
 std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions& options);
+
+// Seconds of the fastest of `reps` timed calls of fn, after one untimed warm-up call.
+template <class Fn>
+double BestSeconds(int reps, Fn&& fn) {
+  fn();  // warm-up: page faults, thread start, instruction caches
+  double best = 1e300;
+  for (int i = 0; i < reps; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    fn();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    best = s < best ? s : best;
+  }
+  return best;
+}
 
 }  // namespace dpfl::bench

@@ -198,20 +198,10 @@ void RegisterAggregateBench(CLI::App& bench, std::vector<Command>& commands) {
     std::vector<std::span<const std::uint64_t>> messages;
     for (std::size_t i = 0; i < args->n; ++i) messages.emplace_back(store.data() + i * words, words);
     std::vector<std::uint32_t> base(args->m, 0), fast(args->m, 0);
-    const auto best = [&](auto&& fn) {
-      fn();
-      double b = 1e300;
-      for (int r = 0; r < args->reps; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        fn();
-        b = std::min(b, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-      }
-      return b;
-    };
-    const double per_message_s = best([&] {
+    const double per_message_s = bench::BestSeconds(args->reps, [&] {
       for (const auto& msg : messages) quant::AccumulateBits(msg, base);
     });
-    const double fast_s = best([&] { quant::AccumulateMessages(messages, fast, args->threads); });
+    const double fast_s = bench::BestSeconds(args->reps, [&] { quant::AccumulateMessages(messages, fast, args->threads); });
     if (base != fast) throw std::runtime_error("bench aggregate: AccumulateMessages disagrees with AccumulateBits");
     const double bits = static_cast<double>(args->m) * static_cast<double>(args->n);
     nlohmann::json out = {{"m", args->m},
@@ -294,9 +284,7 @@ void RegisterBenchCommand(CLI::App& root, std::vector<Command>& commands) {
   commands.push_back({app, [args]() {
     args->options.philox = args->generator == "philox";
     if (UseCudaBackend(args->backend)) {
-      if (args->options.m == 0 || args->options.m > (std::size_t{1} << 30))
-        throw InvalidArgument("--m", "must be in [1, 2^30]");
-      if (args->options.reps < 1 || args->options.reps > 1000) throw InvalidArgument("--reps", "must be in [1, 1000]");
+      bench::ValidateQuantizerBenchOptions(args->options);
       return RunCudaQuantizerBench(args->options, args->generator);
     }
     const auto results = bench::RunQuantizerBench(args->options);

@@ -248,10 +248,6 @@ void LaunchAccumulate(const std::uint64_t* bits, std::size_t n, std::uint32_t* c
 
 Mode RoleMode(PairRole role) { return role == PairRole::kQ1 ? Mode::kQ1 : Mode::kQ2; }
 
-void CheckSameGenerator(const StreamContext& shared_ctx, const StreamContext& private_ctx) {
-  if (shared_ctx.generator != private_ctx.generator)
-    throw InvalidArgument("generator", "shared and private streams must use the same generator");
-}
 
 }  // namespace
 
@@ -280,7 +276,7 @@ void CudaEncodeLdpq(const BinaryLevels& levels, const float* w, std::size_t m, c
 void CudaEncodeCorBinQ(const BinaryLevels& levels, const float* w, std::size_t m, int d, PairRole role,
                        const StreamContext& shared_ctx, const StreamContext& private_ctx, std::uint32_t pair,
                        std::uint32_t client, std::uint64_t* bits) {
-  CheckSameGenerator(shared_ctx, private_ctx);
+  ValidateSameGenerator(shared_ctx, private_ctx);
   ValidateSharedBits(d);
   detail::CheckIndexRange(private_ctx, m);
   if (m == 0) return;
@@ -317,7 +313,7 @@ void CudaEncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const 
 void CudaEncodeCorBinQ(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
                        const StreamContext& shared_ctx, const StreamContext& private_ctx, std::uint32_t pair,
                        std::uint32_t client, std::span<std::uint64_t> bits) {
-  CheckSameGenerator(shared_ctx, private_ctx);
+  ValidateSameGenerator(shared_ctx, private_ctx);
   ValidateWeights(w, bits.size());
   ValidateSharedBits(d);
   detail::CheckIndexRange(private_ctx, w.size());

@@ -72,6 +72,11 @@ void ValidateWeights(std::span<const float> w, std::size_t packed_words) {
                                      " (NaN and +-Inf are rejected; finite values are clipped to [c - r, c + r])");
 }
 
+void ValidateSameGenerator(const StreamContext& shared_ctx, const StreamContext& private_ctx) {
+  if (shared_ctx.generator != private_ctx.generator)
+    throw InvalidArgument("generator", "shared and private streams must use the same generator");
+}
+
 void ValidateSharedBits(int d) {
   if (d < 0 || d > 62) throw InvalidArgument("d", "shared bits per parameter must be in [0, 62], got " + std::to_string(d));
 }

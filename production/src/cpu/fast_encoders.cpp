@@ -436,19 +436,13 @@ void EncodeRange(EncodeFn simd, const EncodeJob& job, std::size_t m, std::span<s
   std::size_t simd_hi = hi < full_words ? hi : full_words;
   simd_hi = simd_hi > simd_lo ? simd_lo + (simd_hi - simd_lo) / 8 * 8 : simd_lo;
   const auto scalar = [&](std::size_t a, std::size_t b) {
-    std::uint64_t shared[64] = {}, priv[64];
-    for (std::size_t word = a; word < b; ++word) {
-      detail::UniformsForWord(*job.priv_ctx, job.priv_addr, word, priv);
-      if (job.rule != Rule::kLdpq) detail::UniformsForWord(*job.shared_ctx, job.shared_addr, word, shared);
-      std::uint64_t out = 0;
-      for (std::size_t k = 0, n = detail::BitsInWord(m, word); k < n; ++k) {
-        const float x = job.w[word * 64 + k];
-        const bool bit = job.rule == Rule::kLdpq ? LdpqBit(x, priv[k], *job.levels)
-                         : job.rule == Rule::kQ2  ? Q2RoleBit(x, shared[k], priv[k], job.d, *job.levels)
-                                                  : Q1RoleBit(x, shared[k], priv[k], job.d, *job.levels);
-        out |= std::uint64_t{bit} << k;
-      }
-      bits[word] = out;
+    const std::span<const float> w(job.w, m);
+    if (job.rule == Rule::kLdpq) {
+      detail::EncodeLdpqWords<NoFaults>(*job.levels, w, *job.priv_ctx, job.priv_addr, bits, a, b);
+    } else {
+      detail::EncodeCorBinQWords<NoFaults>(*job.levels, w, job.d, job.rule == Rule::kQ1 ? PairRole::kQ1 : PairRole::kQ2,
+                                           *job.shared_ctx, job.shared_addr, *job.priv_ctx, job.priv_addr, bits, a,
+                                           b);
     }
   };
   if (simd_lo >= simd_hi) {
@@ -537,8 +531,7 @@ void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const 
 void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
                        const StreamContext& shared_ctx, const StreamContext& ctx, std::uint32_t pair,
                        std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa) {
-  if (shared_ctx.generator != ctx.generator)
-    throw InvalidArgument("generator", "shared and private streams must use the same generator");
+  ValidateSameGenerator(shared_ctx, ctx);
   ValidateWeights(w, bits.size());
   ValidateSharedBits(d);
   detail::CheckIndexRange(ctx, w.size());

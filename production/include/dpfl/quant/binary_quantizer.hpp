@@ -42,6 +42,9 @@ enum class PairRole { kQ1, kQ2 };  // CorBinQ Q1/Q2 = CoQ-FL Alice (UP=+1) / Bob
 // Throws InvalidArgument if any weight is NaN or ±Inf, or the sizes disagree.
 void ValidateWeights(std::span<const float> w, std::size_t packed_words);
 void ValidateSharedBits(int d);
+// Throws InvalidArgument("generator", …) unless the pair's shared stream and the client's private
+// stream use the same generator (the two-key CorBinQ / CoQ-FL forms, CPU and CUDA).
+void ValidateSameGenerator(const StreamContext& shared_ctx, const StreamContext& private_ctx);
 
 // LDP-FL client: m independent LDPQ bits.
 void EncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,

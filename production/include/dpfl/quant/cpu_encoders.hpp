@@ -85,6 +85,45 @@ inline std::size_t BitsInWord(std::size_t m, std::size_t word) {
   return m - base < 64 ? m - base : 64;
 }
 
+// The scalar loops over packed words [lo, hi): LDPQ on the private stream at `addr`, and the
+// CorBinQ roles on the pair's shared stream and the client's private stream (their own contexts,
+// so the deployed two-key form runs here too). Full encoders below and the SIMD path's
+// unaligned ends (fast_encoders.cpp) both use them.
+template <class Faults>
+void EncodeLdpqWords(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
+                     const rng::StreamAddress& addr, std::span<std::uint64_t> bits, std::size_t lo, std::size_t hi) {
+  std::uint64_t u[64];
+  for (std::size_t word = lo; word < hi; ++word) {
+    UniformsForWord(ctx, addr, word, u);
+    const float* x = w.data() + word * 64;
+    std::uint64_t out = 0;
+    for (std::size_t k = 0, n = BitsInWord(w.size(), word); k < n; ++k)
+      out |= std::uint64_t{LdpqBit<Faults>(x[k], u[k], levels)} << k;
+    bits[word] = out;
+  }
+}
+
+template <class Faults>
+void EncodeCorBinQWords(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
+                        const StreamContext& shared_ctx, const rng::StreamAddress& shared_addr,
+                        const StreamContext& private_ctx, const rng::StreamAddress& private_addr,
+                        std::span<std::uint64_t> bits, std::size_t lo, std::size_t hi) {
+  std::uint64_t shared[64], priv[64];
+  for (std::size_t word = lo; word < hi; ++word) {
+    SharedUniformsForWord<Faults>(shared_ctx, shared_addr, word, shared);
+    UniformsForWord(private_ctx, private_addr, word, priv);
+    const float* x = w.data() + word * 64;
+    const std::size_t n = BitsInWord(w.size(), word);
+    std::uint64_t out = 0;
+    if (role == PairRole::kQ1) {
+      for (std::size_t k = 0; k < n; ++k) out |= std::uint64_t{Q1RoleBit<Faults>(x[k], shared[k], priv[k], d, levels)} << k;
+    } else {
+      for (std::size_t k = 0; k < n; ++k) out |= std::uint64_t{Q2RoleBit<Faults>(x[k], shared[k], priv[k], d, levels)} << k;
+    }
+    bits[word] = out;
+  }
+}
+
 template <class Faults>
 void EncodeLdpqT(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
                  std::uint32_t client, std::span<std::uint64_t> bits, int threads) {
@@ -92,15 +131,7 @@ void EncodeLdpqT(const BinaryLevels& levels, std::span<const float> w, const Str
   CheckIndexRange(ctx, w.size());
   const rng::StreamAddress addr{ctx.round, client, rng::Purpose::kPrivateCoin};
   ForWordRanges(PackedWords(w.size()), threads, [&](std::size_t lo, std::size_t hi) {
-    std::uint64_t u[64];
-    for (std::size_t word = lo; word < hi; ++word) {
-      UniformsForWord(ctx, addr, word, u);
-      const float* x = w.data() + word * 64;
-      std::uint64_t out = 0;
-      for (std::size_t k = 0, n = BitsInWord(w.size(), word); k < n; ++k)
-        out |= std::uint64_t{LdpqBit<Faults>(x[k], u[k], levels)} << k;
-      bits[word] = out;
-    }
+    EncodeLdpqWords<Faults>(levels, w, ctx, addr, bits, lo, hi);
   });
 }
 
@@ -114,20 +145,7 @@ void EncodeCorBinQT(const BinaryLevels& levels, std::span<const float> w, int d,
   const rng::StreamAddress shared_addr{ctx.round, pair, rng::Purpose::kSharedBits};
   const rng::StreamAddress private_addr{ctx.round, client, rng::Purpose::kPrivateCoin};
   ForWordRanges(PackedWords(w.size()), threads, [&](std::size_t lo, std::size_t hi) {
-    std::uint64_t shared[64], priv[64];
-    for (std::size_t word = lo; word < hi; ++word) {
-      SharedUniformsForWord<Faults>(ctx, shared_addr, word, shared);
-      UniformsForWord(ctx, private_addr, word, priv);
-      const float* x = w.data() + word * 64;
-      const std::size_t n = BitsInWord(w.size(), word);
-      std::uint64_t out = 0;
-      if (role == PairRole::kQ1) {
-        for (std::size_t k = 0; k < n; ++k) out |= std::uint64_t{Q1RoleBit<Faults>(x[k], shared[k], priv[k], d, levels)} << k;
-      } else {
-        for (std::size_t k = 0; k < n; ++k) out |= std::uint64_t{Q2RoleBit<Faults>(x[k], shared[k], priv[k], d, levels)} << k;
-      }
-      bits[word] = out;
-    }
+    EncodeCorBinQWords<Faults>(levels, w, d, role, ctx, shared_addr, ctx, private_addr, bits, lo, hi);
   });
 }
 
