@@ -187,14 +187,8 @@ void RegisterAggregateBench(CLI::App& bench, std::vector<Command>& commands) {
     if (args->reps < 1 || args->reps > 1000) throw InvalidArgument("--reps", "must be in [1, 1000]");
     const std::size_t words = quant::PackedWords(args->m);
     std::vector<std::uint64_t> store(words * args->n);
-    std::uint64_t x = 0x9E3779B97F4A7C15ull;  // splitmix64: test data, not DP randomness
-    for (auto& v : store) {
-      x += 0x9E3779B97F4A7C15ull;
-      std::uint64_t z = x;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      v = z ^ (z >> 31);
-    }
+    std::uint64_t state = 0x9E3779B97F4A7C15ull;  // splitmix64: test data, not DP randomness
+    for (auto& v : store) v = SplitMix64(state);
     std::vector<std::span<const std::uint64_t>> messages;
     for (std::size_t i = 0; i < args->n; ++i) messages.emplace_back(store.data() + i * words, words);
     std::vector<std::uint32_t> base(args->m, 0), fast(args->m, 0);

@@ -99,14 +99,6 @@ float ParseWeight(const std::string& text, const std::string& flag) {
   return rounded;
 }
 
-std::uint64_t SplitMix64(std::uint64_t& state) {
-  state += 0x9E3779B97F4A7C15ull;
-  std::uint64_t z = state;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 rng::StreamKey KeyFromSeed(std::uint64_t seed) {
   rng::StreamKey key{};
   std::uint64_t state = seed;
@@ -278,6 +270,14 @@ void AddCommon(CLI::App* app, SampleArgs& a) {
 }
 
 }  // namespace
+
+std::uint64_t SplitMix64(std::uint64_t& state) {
+  state += 0x9E3779B97F4A7C15ull;
+  std::uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
 
 // --backend cpu|cuda|auto → whether to run on the GPU (sample_command.hpp).
 bool UseCudaBackend(const std::string& backend) {

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -21,9 +22,14 @@ struct Command {
 };
 
 // `dpfl sample ldpq|corbinq|coq ...` (sample_command.cpp).
+void RegisterSampleCommand(CLI::App& root, std::vector<Command>& commands);
+
 // --backend cpu|cuda|auto: true to run on the GPU. "cuda" without a device or without the CUDA
 // build throws InvalidArgument("--backend", …); "auto" falls back to the CPU.
-void RegisterSampleCommand(CLI::App& root, std::vector<Command>& commands);
 bool UseCudaBackend(const std::string& backend);
+
+// splitmix64: advances `state` by the golden-ratio increment and returns the mixed value (the
+// documented seed → stream-key expansion of `dpfl sample`; also the bench's test data).
+std::uint64_t SplitMix64(std::uint64_t& state);
 
 }  // namespace dpfl::cli

@@ -60,14 +60,17 @@ TEST(Protocol, ServerViewHoldsNoSecretsSharedBitsOrWeights) {
     EXPECT_FALSE(Contains(bytes, k1.words, 16));
     EXPECT_FALSE(Contains(bytes, keys[q1].secret_key.data(), 16));
     EXPECT_FALSE(Contains(bytes, keys[q2].secret_key.data(), 16));
-    // The shared uniforms Z of the pair (first layer key) never appear.
+    // The pair's shared stream (first layer key) never appears: neither the raw words of its head
+    // stream (which hold the 16-bit heads of Z) nor those of its tail stream.
     const dpfl::rng::StreamKey layer = DeriveSubKey(k1, "layer", 0);
     std::uint32_t pair_index = 0;
     while (view.pairing.pairs[pair_index] != std::make_pair(q1, q2)) ++pair_index;
-    for (std::uint64_t j = 0; j < 8; ++j) {
-      const std::uint64_t z = dpfl::rng::DecisionUniform64(cfg.generator, layer, {kRound, pair_index, dpfl::rng::Purpose::kSharedBits}, j);
-      EXPECT_FALSE(Contains(bytes, &z, 8));
-    }
+    const dpfl::rng::StreamAddress shared{kRound, pair_index, dpfl::rng::Purpose::kSharedBits};
+    for (const dpfl::rng::StreamAddress& addr : {shared, dpfl::rng::TailAddress(shared)})
+      for (std::uint64_t j = 0; j < 8; ++j) {
+        const std::uint64_t z = dpfl::rng::Uniform64(cfg.generator, layer, addr, j);
+        EXPECT_FALSE(Contains(bytes, &z, 8));
+      }
   }
   for (std::uint32_t i = 0; i < kN; ++i) {
     EXPECT_FALSE(Contains(bytes, keys[i].private_stream.words, 16));

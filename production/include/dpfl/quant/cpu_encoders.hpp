@@ -3,8 +3,8 @@
 // planted faults, so the mutant catalog exercises these loops, stream addressing included.
 //
 // Work layout: one packed word = 64 parameters = 2 head + 8 tail ChaCha20 blocks (or 8 + 32
-// Philox blocks) per stream; words are split into contiguous ranges across threads, so the output is independent
-// of the thread count.
+// Philox blocks) per stream; words are split into contiguous ranges across threads, so the
+// output is independent of the thread count.
 #pragma once
 
 #include <cstddef>
