@@ -54,10 +54,14 @@ BinaryLevels Levels(double eps, double c, double r, bool alpha_as_printed) {
 BinaryLevels MakeBinaryLevels(double eps, double c, double r) { return Levels(eps, c, r, false); }
 BinaryLevels MakeBinaryLevelsAlphaAsPrinted(double eps, double c, double r) { return Levels(eps, c, r, true); }
 
-void ValidateWeights(std::span<const float> w, std::size_t packed_words) {
-  if (packed_words < PackedWords(w.size()))
+void ValidateOutputSize(std::size_t m, std::size_t packed_words) {
+  if (packed_words < PackedWords(m))
     throw InvalidArgument("bits", "output holds " + std::to_string(packed_words) + " words, need " +
-                                      std::to_string(PackedWords(w.size())));
+                                      std::to_string(PackedWords(m)));
+}
+
+void ValidateWeights(std::span<const float> w, std::size_t packed_words) {
+  ValidateOutputSize(w.size(), packed_words);
   // Branch-free scan (vectorizes): a float is NaN or ±Inf iff its exponent bits are all ones.
   std::uint32_t any_bad = 0;
   for (std::size_t j = 0; j < w.size(); ++j) {

@@ -23,6 +23,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -332,7 +333,22 @@ struct EncodeJob {
   Rule rule;
   int d;               // shared bits (roles only)
   FloatScreen screen;  // AVX-512 single-precision screen (unusable → exact double comparison)
+  // Set when a range met a NaN/±Inf weight (its words are then zeroed, never decided); the
+  // entry point then reports the first such index. Checking as the weights stream through the
+  // encoder saves the separate single-threaded pass over the input that ValidateWeights makes.
+  std::atomic<bool>* non_finite;
 };
+
+// True iff one of w[0..n) is NaN or ±Inf (exponent bits all ones); branch-free, vectorizes.
+DPFL_ALWAYS_INLINE bool AnyNonFinite(const float* w, std::size_t n) {
+  std::uint32_t bad = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    std::uint32_t u;
+    std::memcpy(&u, w + j, sizeof(u));
+    bad |= static_cast<std::uint32_t>((u & 0x7f800000u) == 0x7f800000u);
+  }
+  return bad != 0;
+}
 
 // The exact decision of parameter j from the full uniforms (rng::DecisionUniform64) and the
 // scalar rule: taken for the rare parameters whose 16-bit heads tie with T >> 48.
@@ -377,6 +393,13 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
     for (std::size_t line = 0; line < 512; line += 16) __builtin_prefetch(job.w + group * 512 + line);
     if (need_priv) Heads512(*job.priv_ctx, job.priv_addr, group, priv_heads);
     if (need_shared) Heads512(*job.shared_ctx, job.shared_addr, group, shared_heads);
+    // After the heads, so the prefetched weights have arrived; a group with a NaN/±Inf is never
+    // decided (ExactDecision must not see one) and its words stay 0 for the caller to report.
+    if (__builtin_expect(AnyNonFinite(job.w + group * 512, 512), 0)) {
+      job.non_finite->store(true, std::memory_order_relaxed);
+      std::fill(bits + word, bits + word + 8, std::uint64_t{0});
+      continue;
+    }
     for (std::size_t h = 0; h < 8; ++h) {  // word 8·group + h = parameters 512·group + 64h … + 63
       const std::size_t first = group * 512 + 64 * h;
       std::uint64_t out = 0;
@@ -437,6 +460,13 @@ void EncodeRange(EncodeFn simd, const EncodeJob& job, std::size_t m, std::span<s
   simd_hi = simd_hi > simd_lo ? simd_lo + (simd_hi - simd_lo) / 8 * 8 : simd_lo;
   const auto scalar = [&](std::size_t a, std::size_t b) {
     const std::span<const float> w(job.w, m);
+    const std::size_t j_lo = 64 * a, j_hi = std::min(64 * b, m);
+    if (AnyNonFinite(job.w + j_lo, j_hi - j_lo)) {  // see EncodeJob::non_finite
+      job.non_finite->store(true, std::memory_order_relaxed);
+      std::fill(bits.begin() + static_cast<std::ptrdiff_t>(a), bits.begin() + static_cast<std::ptrdiff_t>(b),
+                std::uint64_t{0});
+      return;
+    }
     if (job.rule == Rule::kLdpq) {
       detail::EncodeLdpqWords<NoFaults>(*job.levels, w, *job.priv_ctx, job.priv_addr, bits, a, b);
     } else {
@@ -454,10 +484,19 @@ void EncodeRange(EncodeFn simd, const EncodeJob& job, std::size_t m, std::span<s
   if (simd_hi < hi) scalar(simd_hi, hi);
 }
 
-void RunJob(const EncodeJob& job, std::size_t m, std::span<std::uint64_t> bits, int threads, Isa isa) {
+// Contract on a NaN/±Inf weight (binary_quantizer.hpp): InvalidArgument naming the first bad
+// index, with every word of `bits` zeroed (no partial message is left behind).
+void RunJob(EncodeJob job, std::size_t m, std::span<std::uint64_t> bits, int threads, Isa isa) {
   const EncodeFn simd = Select(isa, job.rule);
+  std::atomic<bool> non_finite{false};
+  job.non_finite = &non_finite;
   detail::ForWordRanges(PackedWords(m), threads,
                         [&](std::size_t lo, std::size_t hi) { EncodeRange(simd, job, m, bits, lo, hi); });
+  if (non_finite.load()) {
+    std::fill(bits.begin(), bits.begin() + static_cast<std::ptrdiff_t>(PackedWords(m)), std::uint64_t{0});
+    ValidateWeights({job.w, m}, bits.size());  // throws, naming the first bad index
+    throw std::logic_error("fast encoder: a range reported a non-finite weight that ValidateWeights did not find");
+  }
 }
 
 // ---- Aggregation: counts[j] += Σ_i bit j of message i ----
@@ -521,10 +560,10 @@ Isa BestIsa() {
 
 void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
                     std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa) {
-  ValidateWeights(w, bits.size());
+  ValidateOutputSize(w.size(), bits.size());
   detail::CheckIndexRange(ctx, w.size());
   const EncodeJob job{&levels, w.data(), &ctx, &ctx, {ctx.round, client, rng::Purpose::kPrivateCoin}, {},
-                      Rule::kLdpq, 0, MakeFloatScreen(levels, false)};
+                      Rule::kLdpq, 0, MakeFloatScreen(levels, false), nullptr};
   RunJob(job, w.size(), bits, threads, isa);
 }
 
@@ -532,7 +571,7 @@ void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int
                        const StreamContext& shared_ctx, const StreamContext& ctx, std::uint32_t pair,
                        std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa) {
   ValidateSameGenerator(shared_ctx, ctx);
-  ValidateWeights(w, bits.size());
+  ValidateOutputSize(w.size(), bits.size());
   ValidateSharedBits(d);
   detail::CheckIndexRange(ctx, w.size());
   const EncodeJob job{&levels,
@@ -543,7 +582,8 @@ void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int
                       {shared_ctx.round, pair, rng::Purpose::kSharedBits},
                       role == PairRole::kQ1 ? Rule::kQ1 : Rule::kQ2,
                       d,
-                      MakeFloatScreen(levels, role == PairRole::kQ2)};
+                      MakeFloatScreen(levels, role == PairRole::kQ2),
+                      nullptr};
   RunJob(job, w.size(), bits, threads, isa);
 }
 

@@ -5,7 +5,9 @@
 //  * Parameters are validated once by MakeBinaryLevels: ε finite and > 0 with α = (e^ε+1)/(e^ε−1)
 //    > 1 in double; c finite; r finite and > 0. Violations throw dpfl::InvalidArgument.
 //  * Weights: finite values are clipped to [c − r, c + r] (seed-000 footnote 2, seed-001 E12);
-//    NaN or ±Inf anywhere in the input throws dpfl::InvalidArgument naming the first index.
+//    NaN or ±Inf anywhere in the input throws dpfl::InvalidArgument naming the first index,
+//    and every word of `bits` is then 0 (the encoders check the weights as they stream through
+//    them, so no partial message is left behind).
 //  * d ∈ [0, 62] shared bits per parameter.
 //  * Output: bit j of the message is bit (j % 64) of word j / 64; 1 = "+" level c + rα. Unused
 //    high bits of the last word are 0. `bits` must hold ⌈m/64⌉ words.
@@ -41,6 +43,8 @@ enum class PairRole { kQ1, kQ2 };  // CorBinQ Q1/Q2 = CoQ-FL Alice (UP=+1) / Bob
 
 // Throws InvalidArgument if any weight is NaN or ±Inf, or the sizes disagree.
 void ValidateWeights(std::span<const float> w, std::size_t packed_words);
+// Throws InvalidArgument("bits", …) if packed_words < ⌈m/64⌉ (the size half of ValidateWeights).
+void ValidateOutputSize(std::size_t m, std::size_t packed_words);
 void ValidateSharedBits(int d);
 // Throws InvalidArgument("generator", …) unless the pair's shared stream and the client's private
 // stream use the same generator (the two-key CorBinQ / CoQ-FL forms, CPU and CUDA).
