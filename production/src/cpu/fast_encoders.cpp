@@ -207,17 +207,19 @@ enum class Rule { kLdpq, kQ1, kQ2 };
 // high = the top min(d, 16) of 16 bits; for LDPQ V16 = pr.
 struct LaneMasks {
   std::uint32_t below, ties;  // ties: lanes the caller must decide exactly (ExactDecision)
+  std::uint32_t non_finite;   // lanes whose weight is NaN/±Inf (policies with kFlagsNonFinite)
 };
 
 // Single-precision screen of the top-16-bit comparison (AVX-512 path). With Q = q·2^16 the
-// double value the scalar path computes (q = 0.5 ± (clip(w) − c)·inv) and Qc = clamp(Q, 0, 65535),
-// T >> 48 = ⌊Qc⌋. The screen computes R = clamp(32768 + (clip_f(w) − c_f)·s_f, 0, 65535) in
-// float, 16 lanes per instruction instead of 8, with a proven bound |R − Qc| ≤ e (below), and
-// decides only when the margin m ≥ e + 2^−7 makes the answer certain:
-//   R − (1 + m) ≥ V16  ⇒  Qc ≥ V16 + 1  ⇒  T >> 48 > V16  ⇒  V < T;
-//   R + m < V16        ⇒  Qc < V16      ⇒  T >> 48 < V16  ⇒  V ≥ T;
-// (2^−7 covers the rounding of R ∓ m, values below 2^17). Every other lane — probability about
-// (1 + 2m)/2^16 — is decided exactly. So the screen changes the cost, never a bit.
+// double value the scalar path computes (q = 0.5 ± (clip(w) − c)·inv), T >> 48 = ⌊clamp(Q, 0,
+// 65535)⌋. The screen computes R = 32768 + (clip_f(w) − c_f)·s_f in float, 16 lanes per
+// instruction instead of 8, with a proven bound |R − Q| ≤ e and 0 ≤ R ≤ 65536 (both below),
+// and decides only when the margin m ≥ e + 2^−7 makes the answer certain:
+//   R − (1 + m) ≥ V16  ⇒  Q > V16 + 1, and V16 ≤ 65534 (as R ≤ 65536)  ⇒  T >> 48 > V16  ⇒  V < T;
+//   R + m < V16        ⇒  Q < V16, and V16 ≥ 1 (as R ≥ 0)            ⇒  T >> 48 < V16  ⇒  V ≥ T;
+// (2^−7 covers the rounding of R ∓ m, values below 2^17). So R needs no clamp of its own. Every
+// other lane — probability about (1 + 2m)/2^16 — is decided exactly. So the screen changes the
+// cost, never a bit.
 struct FloatScreen {
   bool usable = false;
   float lo = 0, hi = 0, c = 0, s = 0;  // clip bounds inside [c − r, c + r], center, ±2^16·inv
@@ -233,6 +235,10 @@ struct FloatScreen {
 //  * the double path's own roundings of Q (three operations on values ≤ 1, scaled by 2^16):
 //    ≤ 2^16·2^−51.
 // m = 2e + 2^−6 rounded up to a multiple of 2^−10 (a factor 2 of slack); unusable if m > 1/4.
+// The range of R: the computed product is at most P = a·|s|·(1 + 4u) in magnitude, a = the
+// largest |X_f − c_f|, so R ∈ [(32768 − P)(1 − u), (32768 + P)(1 + u)]; the screen is usable only
+// if that is inside [0, 65536]. For levels from MakeBinaryLevels P ≈ 32768/α, so this holds
+// unless α < 1 + 2^−21 (ε above about 15), where the exact comparison runs instead.
 FloatScreen MakeFloatScreen(const BinaryLevels& k, bool minus) {
   FloatScreen f;
   float lo = static_cast<float>(k.lo), hi = static_cast<float>(k.hi);
@@ -248,7 +254,7 @@ FloatScreen MakeFloatScreen(const BinaryLevels& k, bool minus) {
   const double e_clip = std::max(static_cast<double>(lo) - k.lo, k.hi - static_cast<double>(hi));
   const double a = std::max(std::fabs(static_cast<double>(hi) - c), std::fabs(static_cast<double>(lo) - c));
   const double p = a * as * (1 + 4 * u);
-  if (!(p < 0x1p20)) return f;
+  if (!((32768.0 + p) * (1 + u) <= 65536.0)) return f;  // then also 32768 − p ≥ 0
   const double e = as * (e_clip + std::fabs(k.c - static_cast<double>(c))) + 3 * u * (1 + u) * p +
                    u * (32768.0 + p) + 0x1p-35;
   const double m = std::ceil((2 * e + 0x1p-6) * 1024.0) / 1024.0;
@@ -265,6 +271,7 @@ FloatScreen MakeFloatScreen(const BinaryLevels& k, bool minus) {
 
 // Portable form (GCC vector extensions), compiled for AVX2 and baseline x86-64.
 struct GenericOps {
+  static constexpr bool kFlagsNonFinite = false;  // EncodeBody scans each group first instead
   static DPFL_ALWAYS_INLINE I32x8 TopThreshold8(const BinaryLevels& k, const float* w, bool minus) {
     F32x8 wf;
     std::memcpy(&wf, w, sizeof(wf));
@@ -301,7 +308,7 @@ struct GenericOps {
     const I32x8 t_lo = TopThreshold8(k, w, kRule == Rule::kQ2), t_hi = TopThreshold8(k, w + 8, kRule == Rule::kQ2);
     const U32x16 t = reinterpret_cast<U32x16>(
         __builtin_shufflevector(t_lo, t_hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    return {LaneBits(reinterpret_cast<I32x16>(v < t)), LaneBits(reinterpret_cast<I32x16>(v == t))};
+    return {LaneBits(reinterpret_cast<I32x16>(v < t)), LaneBits(reinterpret_cast<I32x16>(v == t)), 0};
   }
 };
 
@@ -312,6 +319,9 @@ struct GenericOps {
 // truncation.
 #define DPFL_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw")))
 struct Avx512Ops {
+  // Compare16 classifies the 16 weights it loads (vfpclassps: QNaN, SNaN, ±Inf), so the encoder
+  // needs no separate pass over the group; a flagged lane is never reported as a tie.
+  static constexpr bool kFlagsNonFinite = true;
   DPFL_AVX512 static inline __m256i TopThreshold8(const BinaryLevels& k, const float* w, bool minus) {
     __m512d x = _mm512_cvtps_pd(_mm256_loadu_ps(w));
     x = _mm512_max_pd(_mm512_set1_pd(k.lo), _mm512_min_pd(_mm512_set1_pd(k.hi), x));
@@ -332,21 +342,23 @@ struct Avx512Ops {
       v = _mm512_or_si512(_mm512_and_si512(s, _mm512_set1_epi32(static_cast<int>(high))),
                           _mm512_srl_epi32(p, _mm_cvtsi32_si128(shift)));
     }
+    const __m512 wf = _mm512_loadu_ps(w);
+    const __mmask16 bad = _mm512_fpclass_ps_mask(wf, 0x01 | 0x08 | 0x10 | 0x80);  // QNaN, +Inf, −Inf, SNaN
     if (screen.usable) {  // FloatScreen: decide the certain lanes in single precision
-      __m512 x = _mm512_loadu_ps(w);
-      x = _mm512_max_ps(_mm512_set1_ps(screen.lo), _mm512_min_ps(_mm512_set1_ps(screen.hi), x));
-      __m512 r = _mm512_add_ps(_mm512_mul_ps(_mm512_sub_ps(x, _mm512_set1_ps(screen.c)), _mm512_set1_ps(screen.s)),
-                               _mm512_set1_ps(32768.0f));
-      r = _mm512_min_ps(_mm512_max_ps(r, _mm512_setzero_ps()), _mm512_set1_ps(65535.0f));
+      const __m512 x = _mm512_max_ps(_mm512_set1_ps(screen.lo), _mm512_min_ps(_mm512_set1_ps(screen.hi), wf));
+      // R is not clamped to [0, 65535]: the comparisons below are sound for the unclamped value
+      // too (see FloatScreen).
+      const __m512 prod = _mm512_mul_ps(_mm512_sub_ps(x, _mm512_set1_ps(screen.c)), _mm512_set1_ps(screen.s));
+      const __m512 r = _mm512_add_ps(prod, _mm512_set1_ps(32768.0f));
       const __m512 vf = _mm512_cvtepu32_ps(v);  // exact: V16 < 2^16
       const __mmask16 below =
           _mm512_cmp_ps_mask(_mm512_sub_ps(r, _mm512_set1_ps(screen.one_plus_m)), vf, _CMP_GE_OQ);
       const __mmask16 above = _mm512_cmp_ps_mask(_mm512_add_ps(r, _mm512_set1_ps(screen.m)), vf, _CMP_LT_OQ);
-      return {below, static_cast<std::uint32_t>(~(below | above)) & 0xffffu};
+      return {below, static_cast<std::uint32_t>(~(below | above | bad)) & 0xffffu, bad};
     }
     const __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(TopThreshold8(k, w, kRule == Rule::kQ2)),
                                          TopThreshold8(k, w + 8, kRule == Rule::kQ2), 1);
-    return {_mm512_cmplt_epu32_mask(v, t), _mm512_cmpeq_epi32_mask(v, t)};
+    return {_mm512_cmplt_epu32_mask(v, t), static_cast<std::uint32_t>(_mm512_mask_cmpeq_epi32_mask(~bad, v, t)), bad};
   }
 };
 
@@ -389,11 +401,14 @@ __attribute__((noinline, cold)) bool ExactDecision(const EncodeJob& job, std::si
 }
 
 // 16 decisions, parameters first … first + 15 (bit i = parameter first + i); sh and pr point
-// at their 16-bit heads.
+// at their 16-bit heads. Lanes with a non-finite weight are or-ed into *non_finite (their bits
+// are meaningless; the caller zeroes the group).
 template <class Ops, Rule kRule>
 DPFL_ALWAYS_INLINE std::uint32_t Decide16(const EncodeJob& job, std::size_t first, const std::uint16_t* sh,
-                                          const std::uint16_t* pr, std::uint32_t high, int shift) {
+                                          const std::uint16_t* pr, std::uint32_t high, int shift,
+                                          std::uint32_t* non_finite) {
   const LaneMasks m = Ops::template Compare16<kRule>(*job.levels, job.screen, job.w + first, sh, pr, high, shift);
+  *non_finite |= m.non_finite;
   std::uint32_t bits = kRule == Rule::kQ2 ? (~m.below & 0xffffu) : m.below;
   for (std::uint32_t ties = m.ties; ties != 0; ties &= ties - 1) {
     const int i = __builtin_ctz(ties);
@@ -422,21 +437,31 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
     for (std::size_t line = 0; line < 512; line += 16) __builtin_prefetch(job.w + group * 512 + line);
     if (need_priv) Heads512(priv_lanes, group, priv_heads);
     if (need_shared) Heads512(shared_lanes, group, shared_heads);
-    // After the heads, so the prefetched weights have arrived; a group with a NaN/±Inf is never
-    // decided (ExactDecision must not see one) and its words stay 0 for the caller to report.
-    if (__builtin_expect(AnyNonFinite(job.w + group * 512, 512), 0)) {
-      job.non_finite->store(true, std::memory_order_relaxed);
-      std::fill(bits + word, bits + word + 8, std::uint64_t{0});
-      continue;
+    // A group with a NaN/±Inf is never decided exactly (ExactDecision must not see one: either
+    // the policy flags those lanes and keeps them out of the ties, or the group is scanned here,
+    // after the heads, when the prefetched weights have arrived); its words are zeroed and the
+    // caller reports the first bad index.
+    if constexpr (!Ops::kFlagsNonFinite) {
+      if (__builtin_expect(AnyNonFinite(job.w + group * 512, 512), 0)) {
+        job.non_finite->store(true, std::memory_order_relaxed);
+        std::fill(bits + word, bits + word + 8, std::uint64_t{0});
+        continue;
+      }
     }
+    std::uint32_t non_finite = 0;
     for (std::size_t h = 0; h < 8; ++h) {  // word 8·group + h = parameters 512·group + 64h … + 63
       const std::size_t first = group * 512 + 64 * h;
       std::uint64_t out = 0;
       for (std::size_t q = 0; q < 4; ++q) {
         const std::size_t o = 64 * h + 16 * q;
-        out |= std::uint64_t{Decide16<Ops, kRule>(job, first + 16 * q, shared + o, priv + o, high, shift)} << (16 * q);
+        out |= std::uint64_t{Decide16<Ops, kRule>(job, first + 16 * q, shared + o, priv + o, high, shift, &non_finite)}
+               << (16 * q);
       }
       bits[word + h] = out;
+    }
+    if (__builtin_expect(non_finite != 0, 0)) {
+      job.non_finite->store(true, std::memory_order_relaxed);
+      std::fill(bits + word, bits + word + 8, std::uint64_t{0});
     }
   }
 }
