@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include "dpfl/error.hpp"
@@ -47,11 +48,6 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
   ctx.generator = o.philox ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
   for (int i = 0; i < 8; ++i) ctx.key.words[i] = 0x243F6A88u + static_cast<std::uint32_t>(i);
 
-  const double memcpy_s = BestSeconds(o.reps, [&] {
-    ParallelMemcpy(copy.data(), reinterpret_cast<const char*>(w.data()), copy.size(), o.threads);
-  });
-  const double memcpy_rate = static_cast<double>(o.m) / memcpy_s;
-
   struct Production {
     std::string name;
     std::function<void()> run;
@@ -62,14 +58,27 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
       {"coq", [&] { quant::EncodeCoq(levels, w, o.d, quant::PairRole::kQ2, 0.5, ctx, 7, 2, bits, o.threads); }},
   };
   const std::vector<TorchBaseline> torch = MakeTorchBaselines(o.m, o.threads, o.d);
-  std::vector<QuantizerBenchResult> results;
-  for (const Production& p : production) {
-    QuantizerBenchResult r;
-    r.name = p.name;
-    r.params_per_s = static_cast<double>(o.m) / BestSeconds(o.reps, p.run);
-    r.memcpy_params_per_s = memcpy_rate;
+  // Contender 0 is the memcpy, then the production encoders, then their LibTorch baselines, all
+  // timed in interleaved rounds (InterleavedBestSeconds).
+  std::vector<std::function<void()>> contenders = {
+      [&] { ParallelMemcpy(copy.data(), reinterpret_cast<const char*>(w.data()), copy.size(), o.threads); }};
+  for (const Production& p : production) contenders.push_back(p.run);
+  std::vector<std::optional<std::size_t>> torch_index(production.size());
+  for (std::size_t i = 0; i < production.size(); ++i)
     for (const TorchBaseline& t : torch)
-      if (t.name == p.name) r.libtorch_ops_params_per_s = static_cast<double>(o.m) / BestSeconds(o.reps, t.run);
+      if (t.name == production[i].name) {
+        torch_index[i] = contenders.size();
+        contenders.push_back(t.run);
+      }
+  const std::vector<double> seconds = InterleavedBestSeconds(o.reps, contenders);
+  const double n = static_cast<double>(o.m);
+  std::vector<QuantizerBenchResult> results;
+  for (std::size_t i = 0; i < production.size(); ++i) {
+    QuantizerBenchResult r;
+    r.name = production[i].name;
+    r.params_per_s = n / seconds[1 + i];
+    r.memcpy_params_per_s = n / seconds[0];
+    if (torch_index[i]) r.libtorch_ops_params_per_s = n / seconds[*torch_index[i]];
     results.push_back(r);
   }
   return results;

@@ -15,7 +15,7 @@ namespace dpfl::bench {
 struct QuantizerBenchOptions {
   std::size_t m = std::size_t{1} << 24;  // parameters per encode
   int threads = 2;
-  int reps = 5;                          // best of `reps` timed runs after one warm-up
+  int reps = 5;                          // best of `reps` timed runs after one warm-up (interleaved)
   int d = 5;                             // shared bits (CorBinQ / CoQ-FL)
   bool philox = false;                   // generator of the production path
 };
@@ -53,6 +53,23 @@ double BestSeconds(int reps, Fn&& fn) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     best = s < best ? s : best;
   }
+  return best;
+}
+
+// Best seconds of each contender: every one is warmed up once, then `reps` rounds each run every
+// contender once in turn. Interleaving makes the ratios robust to a machine whose speed drifts
+// during the run (shared or virtual machines): a slow spell hits all contenders alike instead of
+// whichever happened to be timed during it.
+inline std::vector<double> InterleavedBestSeconds(int reps, const std::vector<std::function<void()>>& contenders) {
+  for (const auto& fn : contenders) fn();
+  std::vector<double> best(contenders.size(), 1e300);
+  for (int i = 0; i < reps; ++i)
+    for (std::size_t c = 0; c < contenders.size(); ++c) {
+      const auto start = std::chrono::steady_clock::now();
+      contenders[c]();
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      best[c] = s < best[c] ? s : best[c];
+    }
   return best;
 }
 
