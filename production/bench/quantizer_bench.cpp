@@ -59,7 +59,8 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
   };
   const std::vector<TorchBaseline> torch = MakeTorchBaselines(o.m, o.threads, o.d);
   // Contender 0 is the memcpy, then the production encoders, then their LibTorch baselines, all
-  // timed in interleaved rounds (InterleavedBestSeconds).
+  // timed in interleaved rounds with a 50 ms untimed pause after each call (InterleavedBestSeconds:
+  // LibTorch's OpenMP workers spin after its ops, and must not slow whatever comes next).
   std::vector<std::function<void()>> contenders = {
       [&] { ParallelMemcpy(copy.data(), reinterpret_cast<const char*>(w.data()), copy.size(), o.threads); }};
   for (const Production& p : production) contenders.push_back(p.run);
@@ -70,7 +71,7 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
         torch_index[i] = contenders.size();
         contenders.push_back(t.run);
       }
-  const std::vector<double> seconds = InterleavedBestSeconds(o.reps, contenders);
+  const std::vector<double> seconds = InterleavedBestSeconds(o.reps, contenders, std::chrono::milliseconds{50});
   const double n = static_cast<double>(o.m);
   std::vector<QuantizerBenchResult> results;
   for (std::size_t i = 0; i < production.size(); ++i) {

@@ -3,11 +3,13 @@
 // measured in the same process and run, reported as ratios (docs/benchmarks.md).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace dpfl::bench {
@@ -59,17 +61,22 @@ double BestSeconds(int reps, Fn&& fn) {
 // Best seconds of each contender: every one is warmed up once, then `reps` rounds each run every
 // contender once in turn. Interleaving makes the ratios robust to a machine whose speed drifts
 // during the run (shared or virtual machines): a slow spell hits all contenders alike instead of
-// whichever happened to be timed during it.
-inline std::vector<double> InterleavedBestSeconds(int reps, const std::vector<std::function<void()>>& contenders) {
-  for (const auto& fn : contenders) fn();
+// whichever happened to be timed during it. After every call the loop sleeps `settle` (untimed),
+// so that worker threads a contender leaves spinning (OpenMP pools keep polling for a while after
+// a parallel region) do not take cores from the next one.
+inline std::vector<double> InterleavedBestSeconds(int reps, const std::vector<std::function<void()>>& contenders,
+                                                  std::chrono::milliseconds settle = std::chrono::milliseconds{0}) {
+  const auto call = [&](std::size_t c) {
+    const auto start = std::chrono::steady_clock::now();
+    contenders[c]();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (settle.count() > 0) std::this_thread::sleep_for(settle);
+    return s;
+  };
+  for (std::size_t c = 0; c < contenders.size(); ++c) call(c);  // warm-up
   std::vector<double> best(contenders.size(), 1e300);
   for (int i = 0; i < reps; ++i)
-    for (std::size_t c = 0; c < contenders.size(); ++c) {
-      const auto start = std::chrono::steady_clock::now();
-      contenders[c]();
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      best[c] = s < best[c] ? s : best[c];
-    }
+    for (std::size_t c = 0; c < contenders.size(); ++c) best[c] = std::min(best[c], call(c));
   return best;
 }
 

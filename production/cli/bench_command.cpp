@@ -267,7 +267,9 @@ void RegisterBenchCommand(CLI::App& root, std::vector<Command>& commands) {
   auto args = std::make_shared<Args>();
   app->add_option("--m", args->options.m, "parameters per encode (default 2^24)");
   app->add_option("--threads", args->options.threads, "threads for every contender (default 2)");
-  app->add_option("--reps", args->options.reps, "timed repetitions after one warm-up; best is kept (default 5)");
+  app->add_option("--reps", args->options.reps,
+                  "timed repetitions after one warm-up, best kept; on cpu each repetition is a round that runs "
+                  "every contender once (default 5)");
   app->add_option("--d", args->options.d, "shared bits for corbinq/coq (default 5)");
   app->add_option("--generator", args->generator, "production generator: chacha20 (default) or philox")
       ->check(CLI::IsMember({"chacha20", "philox"}));
