@@ -58,27 +58,38 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
       {"coq", [&] { quant::EncodeCoq(levels, w, o.d, quant::PairRole::kQ2, 0.5, ctx, 7, 2, bits, o.threads); }},
   };
   const std::vector<TorchBaseline> torch = MakeTorchBaselines(o.m, o.threads, o.d);
-  // Contender 0 is the memcpy, then the production encoders, then their LibTorch baselines, all
-  // timed in interleaved rounds with a 50 ms untimed pause after each call (InterleavedBestSeconds:
-  // LibTorch's OpenMP workers spin after its ops, and must not slow whatever comes next).
-  std::vector<std::function<void()>> contenders = {
-      [&] { ParallelMemcpy(copy.data(), reinterpret_cast<const char*>(w.data()), copy.size(), o.threads); }};
-  for (const Production& p : production) contenders.push_back(p.run);
+  // Each round runs memcpy right before every production encoder (so the baseline gets three
+  // chances per round to show its best, always next to the encoder it is compared with), then
+  // the LibTorch baselines, each followed by a 50 ms untimed pause: LibTorch's OpenMP workers spin
+  // after its ops and must not slow whatever runs next. See InterleavedBestSeconds.
+  const auto memcpy_run = [&] {
+    ParallelMemcpy(copy.data(), reinterpret_cast<const char*>(w.data()), copy.size(), o.threads);
+  };
+  std::vector<Contender> contenders;
+  std::vector<std::size_t> memcpy_index, production_index;
+  for (const Production& p : production) {
+    memcpy_index.push_back(contenders.size());
+    contenders.push_back({memcpy_run});
+    production_index.push_back(contenders.size());
+    contenders.push_back({p.run});
+  }
   std::vector<std::optional<std::size_t>> torch_index(production.size());
   for (std::size_t i = 0; i < production.size(); ++i)
     for (const TorchBaseline& t : torch)
       if (t.name == production[i].name) {
         torch_index[i] = contenders.size();
-        contenders.push_back(t.run);
+        contenders.push_back({t.run, std::chrono::milliseconds{50}});
       }
-  const std::vector<double> seconds = InterleavedBestSeconds(o.reps, contenders, std::chrono::milliseconds{50});
+  const std::vector<double> seconds = InterleavedBestSeconds(o.reps, contenders);
+  double memcpy_s = 1e300;
+  for (std::size_t i : memcpy_index) memcpy_s = std::min(memcpy_s, seconds[i]);
   const double n = static_cast<double>(o.m);
   std::vector<QuantizerBenchResult> results;
   for (std::size_t i = 0; i < production.size(); ++i) {
     QuantizerBenchResult r;
     r.name = production[i].name;
-    r.params_per_s = n / seconds[1 + i];
-    r.memcpy_params_per_s = n / seconds[0];
+    r.params_per_s = n / seconds[production_index[i]];
+    r.memcpy_params_per_s = n / memcpy_s;
     if (torch_index[i]) r.libtorch_ops_params_per_s = n / seconds[*torch_index[i]];
     results.push_back(r);
   }

@@ -58,25 +58,30 @@ double BestSeconds(int reps, Fn&& fn) {
   return best;
 }
 
+// A timed call and the untimed pause after it (see InterleavedBestSeconds).
+struct Contender {
+  std::function<void()> run;
+  std::chrono::milliseconds settle{0};
+};
+
 // Best seconds of each contender: every one is warmed up once, then `reps` rounds each run every
 // contender once in turn. Interleaving makes the ratios robust to a machine whose speed drifts
 // during the run (shared or virtual machines): a slow spell hits all contenders alike instead of
-// whichever happened to be timed during it. After every call the loop sleeps `settle` (untimed),
-// so that worker threads a contender leaves spinning (OpenMP pools keep polling for a while after
-// a parallel region) do not take cores from the next one.
-inline std::vector<double> InterleavedBestSeconds(int reps, const std::vector<std::function<void()>>& contenders,
-                                                  std::chrono::milliseconds settle = std::chrono::milliseconds{0}) {
-  const auto call = [&](std::size_t c) {
+// whichever happened to be timed during it. After a call the loop sleeps the contender's
+// `settle` (untimed), e.g. so that worker threads it leaves spinning (OpenMP pools keep polling
+// for a while after a parallel region) do not take cores from the next one.
+inline std::vector<double> InterleavedBestSeconds(int reps, const std::vector<Contender>& contenders) {
+  const auto call = [&](const Contender& c) {
     const auto start = std::chrono::steady_clock::now();
-    contenders[c]();
+    c.run();
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (settle.count() > 0) std::this_thread::sleep_for(settle);
+    if (c.settle.count() > 0) std::this_thread::sleep_for(c.settle);
     return s;
   };
-  for (std::size_t c = 0; c < contenders.size(); ++c) call(c);  // warm-up
+  for (const Contender& c : contenders) call(c);  // warm-up
   std::vector<double> best(contenders.size(), 1e300);
   for (int i = 0; i < reps; ++i)
-    for (std::size_t c = 0; c < contenders.size(); ++c) best[c] = std::min(best[c], call(c));
+    for (std::size_t c = 0; c < contenders.size(); ++c) best[c] = std::min(best[c], call(contenders[c]));
   return best;
 }
 
