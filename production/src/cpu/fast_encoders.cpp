@@ -239,7 +239,7 @@ struct FloatScreen {
 // The range of R: the computed product is at most P = a·|s|·(1 + 4u) in magnitude, a = the
 // largest |X_f − c_f|, so R ∈ [(32768 − P)(1 − u), (32768 + P)(1 + u)]; the screen is usable only
 // if that is inside [0, 65536]. For levels from MakeBinaryLevels P ≈ 32768/α, so this holds
-// unless α is below about 1 + 5u (ε above about 15.7), where the exact comparison runs instead.
+// unless α is below about 1 + 6u (ε above about 15.5), where the exact comparison runs instead.
 FloatScreen MakeFloatScreen(const BinaryLevels& k, bool minus) {
   FloatScreen f;
   float lo = static_cast<float>(k.lo), hi = static_cast<float>(k.hi);
