@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace dpfl::bench {
@@ -44,20 +45,6 @@ bool HaveLibTorch();
 void ValidateQuantizerBenchOptions(const QuantizerBenchOptions& options);
 std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions& options);
 
-// Seconds of the fastest of `reps` timed calls of fn, after one untimed warm-up call.
-template <class Fn>
-double BestSeconds(int reps, Fn&& fn) {
-  fn();  // warm-up: page faults, thread start, instruction caches
-  double best = 1e300;
-  for (int i = 0; i < reps; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    fn();
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    best = s < best ? s : best;
-  }
-  return best;
-}
-
 // A timed call and the untimed pause after it (see InterleavedBestSeconds).
 struct Contender {
   std::function<void()> run;
@@ -83,6 +70,11 @@ inline std::vector<double> InterleavedBestSeconds(int reps, const std::vector<Co
   for (int i = 0; i < reps; ++i)
     for (std::size_t c = 0; c < contenders.size(); ++c) best[c] = std::min(best[c], call(contenders[c]));
   return best;
+}
+
+// Seconds of the fastest of `reps` timed calls of fn, after one untimed warm-up call.
+inline double BestSeconds(int reps, std::function<void()> fn) {
+  return InterleavedBestSeconds(reps, {{std::move(fn)}})[0];
 }
 
 }  // namespace dpfl::bench

@@ -248,7 +248,6 @@ void LaunchAccumulate(const std::uint64_t* bits, std::size_t n, std::uint32_t* c
 
 Mode RoleMode(PairRole role) { return role == PairRole::kQ1 ? Mode::kQ1 : Mode::kQ2; }
 
-
 }  // namespace
 
 bool CudaAvailable() noexcept {

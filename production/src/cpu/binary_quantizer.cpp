@@ -62,14 +62,7 @@ void ValidateOutputSize(std::size_t m, std::size_t packed_words) {
 
 void ValidateWeights(std::span<const float> w, std::size_t packed_words) {
   ValidateOutputSize(w.size(), packed_words);
-  // Branch-free scan (vectorizes): a float is NaN or ±Inf iff its exponent bits are all ones.
-  std::uint32_t any_bad = 0;
-  for (std::size_t j = 0; j < w.size(); ++j) {
-    std::uint32_t u;
-    std::memcpy(&u, &w[j], sizeof(u));
-    any_bad |= static_cast<std::uint32_t>((u & 0x7f800000u) == 0x7f800000u);
-  }
-  if (any_bad == 0) return;
+  if (!detail::AnyNonFinite(w.data(), w.size())) return;
   for (std::size_t j = 0; j < w.size(); ++j)
     if (!std::isfinite(w[j]))
       throw InvalidArgument("w", "weight w[" + std::to_string(j) + "] is " + std::to_string(w[j]) +

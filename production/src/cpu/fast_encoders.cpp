@@ -83,9 +83,8 @@ DPFL_ALWAYS_INLINE void TransposeStages(U32x16 x[16]) {
 // per encode: the ChaCha20 rows as 16-lane vectors (lane b = block b of a group; row 12 holds
 // the lane offset, the group's first block counter is added per group), the Philox key and the
 // constant counter words. Built from scalar arrays, because GCC assembles `vector + scalar` lane
-// by lane (16 dependent masked broadcasts per row): doing that per group made 16-block ChaCha20
-// keystream generation about 15 % slower (4.8 against 5.6 GB/s per core, a scratch measurement on
-// the CI machine kind).
+// by lane (16 dependent masked broadcasts per row), which made every group pay for rebuilding
+// them (docs/benchmarks.md).
 struct StreamLanes {
   rng::Generator generator;
   U32x16 chacha_rows[16];
@@ -379,15 +378,11 @@ struct EncodeJob {
   std::atomic<bool>* non_finite;
 };
 
-// True iff one of w[0..n) is NaN or ±Inf (exponent bits all ones); branch-free, vectorizes.
-DPFL_ALWAYS_INLINE bool AnyNonFinite(const float* w, std::size_t n) {
-  std::uint32_t bad = 0;
-  for (std::size_t j = 0; j < n; ++j) {
-    std::uint32_t u;
-    std::memcpy(&u, w + j, sizeof(u));
-    bad |= static_cast<std::uint32_t>((u & 0x7f800000u) == 0x7f800000u);
-  }
-  return bad != 0;
+// Words [lo, hi) met a NaN/±Inf weight: they are zeroed, never decided, and the entry point
+// (RunJob) reports the first bad index (EncodeJob::non_finite).
+inline void RejectWords(const EncodeJob& job, std::uint64_t* bits, std::size_t lo, std::size_t hi) {
+  job.non_finite->store(true, std::memory_order_relaxed);
+  std::fill(bits + lo, bits + hi, std::uint64_t{0});
 }
 
 // The exact decision of parameter j from the full uniforms (rng::DecisionUniform64) and the
@@ -443,9 +438,8 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
     // after the heads, when the prefetched weights have arrived); its words are zeroed and the
     // caller reports the first bad index.
     if constexpr (!Ops::kFlagsNonFinite) {
-      if (__builtin_expect(AnyNonFinite(job.w + group * 512, 512), 0)) {
-        job.non_finite->store(true, std::memory_order_relaxed);
-        std::fill(bits + word, bits + word + 8, std::uint64_t{0});
+      if (__builtin_expect(detail::AnyNonFinite(job.w + group * 512, 512), 0)) {
+        RejectWords(job, bits, word, word + 8);
         continue;
       }
     }
@@ -460,10 +454,7 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
       }
       bits[word + h] = out;
     }
-    if (__builtin_expect(non_finite != 0, 0)) {
-      job.non_finite->store(true, std::memory_order_relaxed);
-      std::fill(bits + word, bits + word + 8, std::uint64_t{0});
-    }
+    if (__builtin_expect(non_finite != 0, 0)) RejectWords(job, bits, word, word + 8);
   }
 }
 
@@ -516,10 +507,8 @@ void EncodeRange(EncodeFn simd, const EncodeJob& job, std::size_t m, std::span<s
   const auto scalar = [&](std::size_t a, std::size_t b) {
     const std::span<const float> w(job.w, m);
     const std::size_t j_lo = 64 * a, j_hi = std::min(64 * b, m);
-    if (AnyNonFinite(job.w + j_lo, j_hi - j_lo)) {  // see EncodeJob::non_finite
-      job.non_finite->store(true, std::memory_order_relaxed);
-      std::fill(bits.begin() + static_cast<std::ptrdiff_t>(a), bits.begin() + static_cast<std::ptrdiff_t>(b),
-                std::uint64_t{0});
+    if (detail::AnyNonFinite(job.w + j_lo, j_hi - j_lo)) {
+      RejectWords(job, bits.data(), a, b);
       return;
     }
     if (job.rule == Rule::kLdpq) {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <thread>
@@ -78,6 +79,18 @@ void SharedUniformsForWord(const StreamContext& ctx, const rng::StreamAddress& a
 inline void CheckIndexRange(const StreamContext& ctx, std::size_t m) {
   if (ctx.generator == rng::Generator::kChaCha20 && m > rng::kChaChaMaxIndex)
     throw InvalidArgument("m", "ChaCha20 streams address at most 2^35 parameters");
+}
+
+// True iff one of w[0..n) is NaN or ±Inf: a float is non-finite iff its exponent bits are all
+// ones. Branch-free, so it vectorizes (ValidateWeights, and the fast encoders per group/range).
+inline bool AnyNonFinite(const float* w, std::size_t n) {
+  std::uint32_t bad = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    std::uint32_t u;
+    std::memcpy(&u, w + j, sizeof(u));
+    bad |= static_cast<std::uint32_t>((u & 0x7f800000u) == 0x7f800000u);
+  }
+  return bad != 0;
 }
 
 inline std::size_t BitsInWord(std::size_t m, std::size_t word) {
