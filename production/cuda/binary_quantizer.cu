@@ -10,8 +10,9 @@
 // both sides.
 //
 // Work mapping of the encode kernels: thread g handles the 32 parameters 32g … 32g+31, whose
-// 16-bit heads (rng::DecisionHead16) are exactly one ChaCha20 block (block counter g) or four
-// Philox blocks (4g … 4g+3) of each stream, and builds one 32-bit half of a packed word. Lanes
+// 16-bit heads (rng::DecisionHead) are exactly one ChaCha20 block (block counter g) or four
+// Philox blocks (4g … 4g+3) of each stream (8-bit shared heads, d ≤ 8: half a ChaCha20 block or
+// two Philox blocks), and builds one 32-bit half of a packed word. Lanes
 // 2q and 2q+1 of a warp hold the two halves of word q; one __shfl_xor_sync joins them and lane
 // 2q writes the word. A tie of the heads with T >> 48 (probability 2^−16) recomputes that
 // parameter's full uniforms. A message of m parameters runs ⌈m/64⌉·2 threads. Out-of-range
@@ -73,7 +74,7 @@ class DeviceBuffer {
 
 // The 8 raw uniforms 8·g … 8·g + 7 of one stream (rng::Uniform64 layout): ChaCha20 block g, or
 // Philox blocks 4·g … 4·g + 3. For a decision stream they hold the 16-bit heads of parameters
-// 32·g … 32·g + 31 (rng::DecisionHead16: head 32·g + k = bits 16·(k % 4) … of uniform k / 4).
+// 32·g … 32·g + 31 (rng::DecisionHead: head 32·g + k = bits 16·(k % 4) … of uniform k / 4).
 template <rng::Generator G>
 __device__ __forceinline__ void RawOctet(const rng::StreamKey& key, const rng::StreamAddress& addr, std::uint64_t g,
                                          std::uint64_t u[8]) {
@@ -85,8 +86,31 @@ __device__ __forceinline__ void RawOctet(const rng::StreamKey& key, const rng::S
   }
 }
 
+// The 4 raw uniforms 4·g … 4·g + 3 of one stream: with 8-bit heads (the shared stream when
+// d ≤ 8, SharedHeadBits) they hold the heads of parameters 32·g … 32·g + 31 — half of ChaCha20
+// block g / 2 (both threads of a word compute that block and keep their half), or Philox blocks
+// 2·g, 2·g + 1.
+template <rng::Generator G>
+__device__ __forceinline__ void RawQuartet(const rng::StreamKey& key, const rng::StreamAddress& addr, std::uint64_t g,
+                                           std::uint64_t u[4]) {
+  if constexpr (G == rng::Generator::kChaCha20) {
+    std::uint64_t block[8];
+    rng::ChaChaUniformBlock(key, addr, static_cast<std::uint32_t>(g / 2), block);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) u[k] = block[4 * (g % 2) + static_cast<std::uint64_t>(k)];
+  } else {
+#pragma unroll
+    for (int b = 0; b < 2; ++b) rng::PhiloxUniformBlock(key, addr, g * 2 + static_cast<std::uint64_t>(b), u + 2 * b);
+  }
+}
+
+// Head k (0 … 31) of a thread's head uniforms: 16-bit chunk k of u[0..7], or 8-bit chunk k of
+// u[0..3] widened to b << 8 (its top d bits where a 16-bit head's would be).
 __device__ __forceinline__ std::uint32_t HeadOf(const std::uint64_t u[8], int k) {
   return static_cast<std::uint32_t>(u[k / 4] >> (16 * (k % 4))) & 0xffffu;
+}
+__device__ __forceinline__ std::uint32_t ByteHeadWidened(const std::uint64_t u[4], int k) {
+  return (static_cast<std::uint32_t>(u[k / 8] >> (8 * (k % 8))) & 0xffu) << 8;
 }
 
 // Thread g decides parameters 32·g … 32·g + 31 from their 16-bit heads (one head block per
@@ -102,8 +126,15 @@ __global__ void __launch_bounds__(kBlockThreads)
   std::uint64_t half = 0;
   if (first < m) {
     std::uint64_t priv[8], shared[8] = {};
+    const bool shared_bytes = SharedHeadBits(d) == rng::kHeadBits8;
     RawOctet<G>(private_key, private_addr, g, priv);
-    if constexpr (M != Mode::kLdpq) RawOctet<G>(shared_key, shared_addr, g, shared);
+    if constexpr (M != Mode::kLdpq) {
+      if (shared_bytes) {
+        RawQuartet<G>(shared_key, shared_addr, g, shared);
+      } else {
+        RawOctet<G>(shared_key, shared_addr, g, shared);
+      }
+    }
     const int shift = d < 16 ? d : 16;
     const std::uint32_t high = (0xffffu << (16 - shift)) & 0xffffu;
     const int n = m - first < 32 ? static_cast<int>(m - first) : 32;
@@ -112,17 +143,17 @@ __global__ void __launch_bounds__(kBlockThreads)
       const double x = ClipWeight(static_cast<double>(w[j]), levels);
       const std::uint32_t t16 =
           static_cast<std::uint32_t>((M == Mode::kQ2 ? MinusThreshold(x, levels) : PlusThreshold(x, levels)) >> 48);
-      const std::uint32_t v16 =
-          M == Mode::kLdpq ? HeadOf(priv, k) : ((HeadOf(shared, k) & high) | (HeadOf(priv, k) >> shift));
+      const std::uint32_t shared16 = shared_bytes ? ByteHeadWidened(shared, k) : HeadOf(shared, k);
+      const std::uint32_t v16 = M == Mode::kLdpq ? HeadOf(priv, k) : ((shared16 & high) | (HeadOf(priv, k) >> shift));
       bool plus;
       if (v16 != t16) {
         plus = (v16 < t16) != (M == Mode::kQ2);
       } else {
-        const std::uint64_t pu = rng::DecisionUniform64(G, private_key, private_addr, j);
+        const std::uint64_t pu = rng::DecisionUniform64(G, private_key, private_addr, j, kPrivateHeadBits);
         if constexpr (M == Mode::kLdpq) {
           plus = LdpqBit(w[j], pu, levels);
         } else {
-          const std::uint64_t su = rng::DecisionUniform64(G, shared_key, shared_addr, j);
+          const std::uint64_t su = rng::DecisionUniform64(G, shared_key, shared_addr, j, SharedHeadBits(d));
           plus = M == Mode::kQ1 ? Q1RoleBit(w[j], su, pu, d, levels) : Q2RoleBit(w[j], su, pu, d, levels);
         }
       }

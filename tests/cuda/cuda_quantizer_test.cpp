@@ -161,7 +161,8 @@ TEST(CudaEncodeCorBinQ, HeadTiesMatchCpu) {
       std::vector<float> w(m);
       for (std::size_t j = 0; j < m; ++j) {
         const std::uint64_t v =
-            MergeSharedPrivate(rng::DecisionUniform64(gen, ctx.key, sa, j), rng::DecisionUniform64(gen, ctx.key, pa, j), d);
+            MergeSharedPrivate(rng::DecisionUniform64(gen, ctx.key, sa, j, SharedHeadBits(d)),
+                               rng::DecisionUniform64(gen, ctx.key, pa, j, kPrivateHeadBits), d);
         const double q = (static_cast<double>(v >> 48) + 0.5) / 65536.0;
         w[j] = static_cast<float>(k.c + (q - 0.5) / k.inv_two_r_alpha);  // Q1 role: T+ >> 48 = V >> 48
       }

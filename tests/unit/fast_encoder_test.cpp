@@ -78,10 +78,12 @@ TEST(FastEncoders, BitIdenticalToScalarLoops) {
 
 // V of parameter j for the rule (d < 0: LDPQ, V = the private uniform).
 std::uint64_t RuleUniform(const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, int d, std::size_t j) {
-  const std::uint64_t priv = rng::DecisionUniform64(ctx.generator, ctx.key, {ctx.round, client, rng::Purpose::kPrivateCoin}, j);
+  const std::uint64_t priv =
+      rng::DecisionUniform64(ctx.generator, ctx.key, {ctx.round, client, rng::Purpose::kPrivateCoin}, j, kPrivateHeadBits);
   if (d < 0) return priv;
-  return MergeSharedPrivate(rng::DecisionUniform64(ctx.generator, ctx.key, {ctx.round, pair, rng::Purpose::kSharedBits}, j),
-                            priv, d);
+  return MergeSharedPrivate(
+      rng::DecisionUniform64(ctx.generator, ctx.key, {ctx.round, pair, rng::Purpose::kSharedBits}, j, SharedHeadBits(d)),
+      priv, d);
 }
 
 // Encodes w with the scalar loop and with the fast path on every supported ISA, 1 and 2

@@ -96,32 +96,39 @@ TEST(Streams, AddressesDoNotCollideAndUniform64MatchesBlocks) {
 }
 
 // The decision-stream layout, stated against libsodium's keystream (not against our own block
-// function): Head16(j) is the little-endian 16-bit chunk j of the ChaCha20 keystream with nonce
-// (round, entity, purpose) starting at block 0, and the tail of j is the top 48 bits of the 8
-// keystream bytes 8j … 8j + 7 of the same key with purpose | 0x100.
+// function): with head width h ∈ {8, 16}, Head(j, h) is the little-endian h-bit chunk j of the
+// ChaCha20 keystream with nonce (round, entity, purpose) starting at block 0, and the tail of j
+// is the top 64 − h bits of the 8 keystream bytes 8j … 8j + 7 of the same key with
+// purpose | 0x100.
 TEST(Streams, DecisionUniformIsHeadChunkAndTailOfTheLibsodiumKeystream) {
   ASSERT_GE(sodium_init(), 0);
   StreamKey key{};
   for (int i = 0; i < 8; ++i) key.words[i] = 0x7f4a7c15u * static_cast<std::uint32_t>(i + 3);
-  const StreamAddress addr{7, 12345, Purpose::kPrivateCoin};
-  constexpr std::size_t kParams = 300;  // heads span 19 blocks, tails 38
-  auto keystream = [&](std::uint32_t purpose, std::size_t bytes) {
-    const std::uint32_t nonce_words[3] = {addr.round, addr.entity, purpose};
-    unsigned char nonce[12], key_bytes[32];
-    std::memcpy(nonce, nonce_words, 12);  // little-endian words (x86-64)
-    std::memcpy(key_bytes, key.words, 32);
-    std::vector<unsigned char> zeros(bytes, 0), out(bytes);
-    crypto_stream_chacha20_ietf_xor_ic(out.data(), zeros.data(), bytes, nonce, 0, key_bytes);
-    return out;
-  };
-  const auto heads = keystream(static_cast<std::uint32_t>(Purpose::kPrivateCoin), 2 * kParams);
-  const auto tails = keystream(static_cast<std::uint32_t>(Purpose::kPrivateCoin) | 0x100u, 8 * kParams);
-  for (std::size_t j = 0; j < kParams; ++j) {
-    const std::uint64_t head = heads[2 * j] | static_cast<std::uint64_t>(heads[2 * j + 1]) << 8;
-    std::uint64_t tail = 0;
-    for (int b = 7; b >= 0; --b) tail = tail << 8 | tails[8 * j + static_cast<std::size_t>(b)];
-    EXPECT_EQ(DecisionHead16(Generator::kChaCha20, key, addr, j), head) << j;
-    ASSERT_EQ(DecisionUniform64(Generator::kChaCha20, key, addr, j), head << 48 | tail >> 16) << j;
+  constexpr std::size_t kParams = 300;  // 16-bit heads span 10 blocks, 8-bit heads 5, tails 38
+  for (const Purpose purpose : {Purpose::kPrivateCoin, Purpose::kSharedBits}) {
+    const StreamAddress addr{7, 12345, purpose};
+    auto keystream = [&](std::uint32_t purpose_word, std::size_t bytes) {
+      const std::uint32_t nonce_words[3] = {addr.round, addr.entity, purpose_word};
+      unsigned char nonce[12], key_bytes[32];
+      std::memcpy(nonce, nonce_words, 12);  // little-endian words (x86-64)
+      std::memcpy(key_bytes, key.words, 32);
+      std::vector<unsigned char> zeros(bytes, 0), out(bytes);
+      crypto_stream_chacha20_ietf_xor_ic(out.data(), zeros.data(), bytes, nonce, 0, key_bytes);
+      return out;
+    };
+    const auto heads = keystream(static_cast<std::uint32_t>(purpose), 2 * kParams);
+    const auto tails = keystream(static_cast<std::uint32_t>(purpose) | 0x100u, 8 * kParams);
+    for (const int h : {8, 16}) {
+      SCOPED_TRACE("purpose " + std::to_string(static_cast<int>(purpose)) + ", head bits " + std::to_string(h));
+      for (std::size_t j = 0; j < kParams; ++j) {
+        const std::uint64_t head =
+            h == 8 ? heads[j] : heads[2 * j] | static_cast<std::uint64_t>(heads[2 * j + 1]) << 8;
+        std::uint64_t tail = 0;
+        for (int b = 7; b >= 0; --b) tail = tail << 8 | tails[8 * j + static_cast<std::size_t>(b)];
+        EXPECT_EQ(DecisionHead(Generator::kChaCha20, key, addr, j, h), head) << j;
+        ASSERT_EQ(DecisionUniform64(Generator::kChaCha20, key, addr, j, h), head << (64 - h) | tail >> h) << j;
+      }
+    }
   }
 }
 

@@ -3,9 +3,10 @@
 // them word for word on both generators).
 //
 // Lazy randomness (dpfl/rng/streams.hpp, docs/production.md "Decision streams"): a decision
-// "V < T" is taken from the 16-bit heads of V and T whenever they differ; only on a tie
-// (probability 2^−16) are the 48-bit tails fetched and the scalar rule evaluated in full. So a
-// parameter costs 2 bytes of keystream per stream instead of 8.
+// "V < T" is taken from the top 16 bits of V and T whenever they differ; only on a tie
+// (probability 2^−16) are the tails fetched and the scalar rule evaluated in full. So a parameter
+// costs 2 bytes of keystream per stream instead of 8 (1 byte for CorBinQ's shared stream when
+// d ≤ 8, whose 8-bit heads hold all d shared bits).
 //
 // Why it is bit-identical: the heads are the same pure functions of their addresses (ChaCha20 /
 // Philox4x32-10 evaluated on 16 blocks / 64 counters at once), T >> 48 is computed by the same
@@ -14,8 +15,8 @@
 // re-evaluates the scalar rule itself. Vector lanes round exactly like scalar operations, and
 // the build forbids FMA contraction (-ffp-contract=off).
 //
-// Work unit: 8 packed words = 512 parameters = the heads in 16 ChaCha20 blocks or 64 Philox
-// blocks per stream. Unaligned or partial groups fall back to the scalar loop. Three
+// Work unit: 8 packed words = 512 parameters = the 16-bit heads in 16 ChaCha20 blocks or 64
+// Philox blocks per stream (8-bit heads: half of that). Unaligned or partial groups fall back to the scalar loop. Three
 // instruction-set versions (AVX-512 with intrinsics, AVX2 and baseline x86-64 with GCC vector
 // extensions) share one loop and are chosen at run time.
 #include "dpfl/quant/fast_encoders.hpp"
@@ -173,15 +174,17 @@ DPFL_ALWAYS_INLINE void Philox64Blocks(const StreamLanes& lanes, std::uint64_t f
   }
 }
 
-// The raw uniforms 128·g … 128·g + 127 of one stream (16 ChaCha20 blocks from 16·g, or 64 Philox
-// blocks from 64·g) as 16 vectors of 8 consecutive uniforms. For a decision stream these are the
-// heads of parameters 512·g … 512·g + 511: rng::DecisionHead16(j) is 16-bit chunk j % 4 of raw
-// uniform j / 4, so vector i read as 32 little-endian 16-bit lanes is heads 512·g + 32·i + (0…31).
-DPFL_ALWAYS_INLINE void Heads512(const StreamLanes& lanes, std::size_t group, U64x8 out[16]) {
+// The raw uniforms 128·i … 128·i + 127 of one stream (16 ChaCha20 blocks from 16·i, or 64 Philox
+// blocks from 64·i) as 16 vectors of 8 consecutive uniforms. For a decision stream with 16-bit
+// heads these are the heads of parameters 512·i … 512·i + 511 (rng::DecisionHead: head j is
+// 16-bit chunk j % 4 of raw uniform j / 4), so vector v read as 32 little-endian 16-bit lanes is
+// heads 512·i + 32·v + (0…31); with 8-bit heads they are the heads of parameters 1024·i … + 1023
+// in byte order.
+DPFL_ALWAYS_INLINE void RawUniforms128(const StreamLanes& lanes, std::size_t i, U64x8 out[16]) {
   if (lanes.generator == rng::Generator::kChaCha20) {
-    ChaCha16Blocks(lanes, static_cast<std::uint32_t>(group * 16), out);
+    ChaCha16Blocks(lanes, static_cast<std::uint32_t>(i * 16), out);
   } else {
-    Philox64Blocks(lanes, static_cast<std::uint64_t>(group) * 64, out);
+    Philox64Blocks(lanes, static_cast<std::uint64_t>(i) * 64, out);
   }
 }
 
@@ -296,15 +299,24 @@ struct GenericOps {
     return static_cast<std::uint32_t>((((half[0] & kPick) * kSum) >> 56) |
                                       ((((half[1] & kPick) * kSum) >> 56) << 8));
   }
-  template <Rule kRule>
+  template <Rule kRule, bool kSharedBytes>
   static DPFL_ALWAYS_INLINE LaneMasks Compare16(const BinaryLevels& k, const FloatScreen& /*screen: AVX-512 only*/,
-                                                const float* w, const std::uint16_t* sh, const std::uint16_t* pr,
+                                                const float* w, const void* sh, const std::uint16_t* pr,
                                                 std::uint32_t high, int shift) {
-    U16x16 p16, s16;
+    U16x16 p16;
     std::memcpy(&p16, pr, sizeof(p16));
-    std::memcpy(&s16, sh, sizeof(s16));
     const U32x16 p = __builtin_convertvector(p16, U32x16);
-    const U32x16 v = kRule == Rule::kLdpq ? p : (__builtin_convertvector(s16, U32x16) & high) | (p >> shift);
+    U32x16 s;
+    if constexpr (kSharedBytes) {
+      U8x16 s8;
+      std::memcpy(&s8, sh, sizeof(s8));
+      s = __builtin_convertvector(s8, U32x16) << 8;
+    } else {
+      U16x16 s16;
+      std::memcpy(&s16, sh, sizeof(s16));
+      s = __builtin_convertvector(s16, U32x16);
+    }
+    const U32x16 v = kRule == Rule::kLdpq ? p : (s & high) | (p >> shift);
     const I32x8 t_lo = TopThreshold8(k, w, kRule == Rule::kQ2), t_hi = TopThreshold8(k, w + 8, kRule == Rule::kQ2);
     const U32x16 t = reinterpret_cast<U32x16>(
         __builtin_shufflevector(t_lo, t_hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
@@ -331,14 +343,17 @@ struct Avx512Ops {
     q16 = _mm512_min_pd(_mm512_max_pd(q16, _mm512_setzero_pd()), _mm512_set1_pd(65535.0));
     return _mm512_cvttpd_epi32(q16);
   }
-  template <Rule kRule>
+  template <Rule kRule, bool kSharedBytes>
   DPFL_AVX512 static inline LaneMasks Compare16(const BinaryLevels& k, const FloatScreen& screen, const float* w,
-                                                const std::uint16_t* sh, const std::uint16_t* pr, std::uint32_t high,
+                                                const void* sh, const std::uint16_t* pr, std::uint32_t high,
                                                 int shift) {
     const __m512i p = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(pr)));
     __m512i v = p;
     if constexpr (kRule != Rule::kLdpq) {
-      const __m512i s = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(sh)));
+      const __m512i s =
+          kSharedBytes
+              ? _mm512_slli_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(sh))), 8)
+              : _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(sh)));
       v = _mm512_or_si512(_mm512_and_si512(s, _mm512_set1_epi32(static_cast<int>(high))),
                           _mm512_srl_epi32(p, _mm_cvtsi32_si128(shift)));
     }
@@ -386,24 +401,27 @@ inline void RejectWords(const EncodeJob& job, std::uint64_t* bits, std::size_t l
 }
 
 // The exact decision of parameter j from the full uniforms (rng::DecisionUniform64) and the
-// scalar rule: taken for the rare parameters whose 16-bit heads tie with T >> 48.
+// scalar rule: taken for the rare parameters whose V >> 48 ties with T >> 48.
 __attribute__((noinline, cold)) bool ExactDecision(const EncodeJob& job, std::size_t j) {
-  const std::uint64_t priv = rng::DecisionUniform64(job.priv_ctx->generator, job.priv_ctx->key, job.priv_addr, j);
+  const std::uint64_t priv =
+      rng::DecisionUniform64(job.priv_ctx->generator, job.priv_ctx->key, job.priv_addr, j, kPrivateHeadBits);
   if (job.rule == Rule::kLdpq) return LdpqBit(job.w[j], priv, *job.levels);
-  const std::uint64_t shared =
-      rng::DecisionUniform64(job.shared_ctx->generator, job.shared_ctx->key, job.shared_addr, j);
+  const std::uint64_t shared = rng::DecisionUniform64(job.shared_ctx->generator, job.shared_ctx->key, job.shared_addr,
+                                                      j, SharedHeadBits(job.d));
   return job.rule == Rule::kQ2 ? Q2RoleBit(job.w[j], shared, priv, job.d, *job.levels)
                                : Q1RoleBit(job.w[j], shared, priv, job.d, *job.levels);
 }
 
-// 16 decisions, parameters first … first + 15 (bit i = parameter first + i); sh and pr point
-// at their 16-bit heads. Lanes with a non-finite weight are or-ed into *non_finite (their bits
-// are meaningless; the caller zeroes the group).
-template <class Ops, Rule kRule>
-DPFL_ALWAYS_INLINE std::uint32_t Decide16(const EncodeJob& job, std::size_t first, const std::uint16_t* sh,
+// 16 decisions, parameters first … first + 15 (bit i = parameter first + i); pr points at their
+// 16-bit private heads, sh at their shared heads (8-bit if kSharedBytes, read as b << 8 so that
+// the top d bits sit where a 16-bit head's would). Lanes with a non-finite weight are or-ed into
+// *non_finite (their bits are meaningless; the caller zeroes the group).
+template <class Ops, Rule kRule, bool kSharedBytes>
+DPFL_ALWAYS_INLINE std::uint32_t Decide16(const EncodeJob& job, std::size_t first, const void* sh,
                                           const std::uint16_t* pr, std::uint32_t high, int shift,
                                           std::uint32_t* non_finite) {
-  const LaneMasks m = Ops::template Compare16<kRule>(*job.levels, job.screen, job.w + first, sh, pr, high, shift);
+  const LaneMasks m =
+      Ops::template Compare16<kRule, kSharedBytes>(*job.levels, job.screen, job.w + first, sh, pr, high, shift);
   *non_finite |= m.non_finite;
   std::uint32_t bits = kRule == Rule::kQ2 ? (~m.below & 0xffffu) : m.below;
   for (std::uint32_t ties = m.ties; ties != 0; ties &= ties - 1) {
@@ -415,7 +433,9 @@ DPFL_ALWAYS_INLINE std::uint32_t Decide16(const EncodeJob& job, std::size_t firs
 }
 
 // Encodes packed words [word_lo, word_hi), both multiples of 8 (whole groups of 512 parameters).
-template <class Ops, Rule kRule>
+// kSharedBytes: the shared stream has 8-bit heads (d ≤ 8, SharedHeadBits), so one RawUniforms128
+// call holds the shared heads of two groups (1024 bytes) and is kept for the second.
+template <class Ops, Rule kRule, bool kSharedBytes>
 DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, std::size_t word_lo,
                                    std::size_t word_hi) {
   const bool need_shared = kRule != Rule::kLdpq && job.d > 0, need_priv = kRule == Rule::kLdpq || job.d < 16;
@@ -423,16 +443,22 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
   const std::uint32_t high = (0xffffu << (16 - shift)) & 0xffffu;
   const StreamLanes priv_lanes = MakeStreamLanes(*job.priv_ctx, job.priv_addr),
                     shared_lanes = MakeStreamLanes(*job.shared_ctx, job.shared_addr);
-  U64x8 priv_heads[16] = {}, shared_heads[16] = {};  // 512 heads each, in parameter order
+  U64x8 priv_heads[16] = {}, shared_heads[16] = {};  // 512 16-bit heads each, or 1024 8-bit shared heads
+  std::size_t shared_held = ~std::size_t{0};        // the RawUniforms128 index in shared_heads (kSharedBytes)
   const auto* priv = reinterpret_cast<const std::uint16_t*>(priv_heads);
-  const auto* shared = reinterpret_cast<const std::uint16_t*>(shared_heads);
   for (std::size_t word = word_lo; word < word_hi; word += 8) {
     const std::size_t group = word / 8;
     // The group's 2 KiB of weights are requested before the heads are generated, so the loads
     // overlap the generator's arithmetic instead of stalling the decisions.
     for (std::size_t line = 0; line < 512; line += 16) __builtin_prefetch(job.w + group * 512 + line);
-    if (need_priv) Heads512(priv_lanes, group, priv_heads);
-    if (need_shared) Heads512(shared_lanes, group, shared_heads);
+    if (need_priv) RawUniforms128(priv_lanes, group, priv_heads);
+    const std::size_t shared_block = kSharedBytes ? group / 2 : group;
+    if (need_shared && shared_block != shared_held) {
+      RawUniforms128(shared_lanes, shared_block, shared_heads);
+      if (kSharedBytes) shared_held = shared_block;
+    }
+    // Byte offset of this group's first shared head in shared_heads.
+    const std::size_t shared_base = kSharedBytes ? 512 * (group % 2) : 0;
     // A group with a NaN/±Inf is never decided exactly (ExactDecision must not see one: either
     // the policy flags those lanes and keeps them out of the ties, or the group is scanned here,
     // after the heads, when the prefetched weights have arrived); its words are zeroed and the
@@ -448,8 +474,10 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
       const std::size_t first = group * 512 + 64 * h;
       std::uint64_t out = 0;
       for (std::size_t q = 0; q < 4; ++q) {
-        const std::size_t o = 64 * h + 16 * q;
-        out |= std::uint64_t{Decide16<Ops, kRule>(job, first + 16 * q, shared + o, priv + o, high, shift, &non_finite)}
+        const std::size_t o = 64 * h + 16 * q;  // parameter offset in the group
+        const void* sh = reinterpret_cast<const char*>(shared_heads) + shared_base + (kSharedBytes ? 1 : 2) * o;
+        out |= std::uint64_t{Decide16<Ops, kRule, kSharedBytes>(job, first + 16 * q, sh, priv + o, high, shift,
+                                                                &non_finite)}
                << (16 * q);
       }
       bits[word + h] = out;
@@ -458,42 +486,44 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
   }
 }
 
-template <Rule kRule>
+template <Rule kRule, bool kSharedBytes>
 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"), flatten)) void EncodeAvx512(const EncodeJob& job,
                                                                                           std::uint64_t* bits,
                                                                                           std::size_t lo,
                                                                                           std::size_t hi) {
-  EncodeBody<Avx512Ops, kRule>(job, bits, lo, hi);
+  EncodeBody<Avx512Ops, kRule, kSharedBytes>(job, bits, lo, hi);
 }
-template <Rule kRule>
+template <Rule kRule, bool kSharedBytes>
 __attribute__((target("avx2,bmi2"))) void EncodeAvx2(const EncodeJob& job, std::uint64_t* bits, std::size_t lo,
                                                      std::size_t hi) {
-  EncodeBody<GenericOps, kRule>(job, bits, lo, hi);
+  EncodeBody<GenericOps, kRule, kSharedBytes>(job, bits, lo, hi);
 }
-template <Rule kRule>
+template <Rule kRule, bool kSharedBytes>
 void EncodeBaseline(const EncodeJob& job, std::uint64_t* bits, std::size_t lo, std::size_t hi) {
-  EncodeBody<GenericOps, kRule>(job, bits, lo, hi);
+  EncodeBody<GenericOps, kRule, kSharedBytes>(job, bits, lo, hi);
 }
 
 using EncodeFn = void (*)(const EncodeJob&, std::uint64_t*, std::size_t, std::size_t);
 
-template <Rule kRule>
+template <Rule kRule, bool kSharedBytes>
 EncodeFn SelectForRule(Isa isa) {
   switch (isa) {
-    case Isa::kAvx512: return EncodeAvx512<kRule>;
-    case Isa::kAvx2: return EncodeAvx2<kRule>;
-    case Isa::kBaseline: return EncodeBaseline<kRule>;
+    case Isa::kAvx512: return EncodeAvx512<kRule, kSharedBytes>;
+    case Isa::kAvx2: return EncodeAvx2<kRule, kSharedBytes>;
+    case Isa::kBaseline: return EncodeBaseline<kRule, kSharedBytes>;
   }
-  return EncodeBaseline<kRule>;
+  return EncodeBaseline<kRule, kSharedBytes>;
 }
 
-EncodeFn Select(Isa isa, Rule rule) {
+// The body for a rule and the shared stream's head width (LDPQ reads no shared heads).
+EncodeFn Select(Isa isa, Rule rule, int d) {
+  const bool shared_bytes = SharedHeadBits(d) == rng::kHeadBits8;
   switch (rule) {
-    case Rule::kLdpq: return SelectForRule<Rule::kLdpq>(isa);
-    case Rule::kQ1: return SelectForRule<Rule::kQ1>(isa);
-    case Rule::kQ2: return SelectForRule<Rule::kQ2>(isa);
+    case Rule::kLdpq: return SelectForRule<Rule::kLdpq, false>(isa);
+    case Rule::kQ1: return shared_bytes ? SelectForRule<Rule::kQ1, true>(isa) : SelectForRule<Rule::kQ1, false>(isa);
+    case Rule::kQ2: return shared_bytes ? SelectForRule<Rule::kQ2, true>(isa) : SelectForRule<Rule::kQ2, false>(isa);
   }
-  return SelectForRule<Rule::kLdpq>(isa);
+  return SelectForRule<Rule::kLdpq, false>(isa);
 }
 
 // Encodes words [lo, hi): the SIMD body handles whole groups of 8 full words (512 parameters);
@@ -531,7 +561,7 @@ void EncodeRange(EncodeFn simd, const EncodeJob& job, std::size_t m, std::span<s
 // Contract on a NaN/±Inf weight (binary_quantizer.hpp): InvalidArgument naming the first bad
 // index, with every word of `bits` zeroed (no partial message is left behind).
 void RunJob(EncodeJob job, std::size_t m, std::span<std::uint64_t> bits, int threads, Isa isa) {
-  const EncodeFn simd = Select(isa, job.rule);
+  const EncodeFn simd = Select(isa, job.rule, job.d);
   std::atomic<bool> non_finite{false};
   job.non_finite = &non_finite;
   detail::ForWordRanges(PackedWords(m), threads,

@@ -79,6 +79,14 @@ DPFL_HD std::uint64_t MinusThreshold(double w, const BinaryLevels& k) {
   return ProbabilityToThreshold(0.5 - (w - k.c) * k.inv_two_r_alpha);
 }
 
+// Head widths of the decision streams (dpfl/rng/streams.hpp). The private coin's top 16 bits
+// enter V, so its head is 16 bits. Of the shared uniform only the top d bits enter V, so for
+// d ≤ 8 one byte per parameter holds all of them and its tail is never read: the shared stream
+// then has 8-bit heads (3 instead of 4 bytes of keystream per CorBinQ parameter). A stream's
+// width is part of its definition, so every path (scalar, SIMD, CUDA, replay) takes it from here.
+inline constexpr int kPrivateHeadBits = 16;
+DPFL_HD int SharedHeadBits(int d) { return d <= 8 ? 8 : 16; }
+
 // V = top d bits of `shared` ‖ top 64 − d bits of `priv`, 0 ≤ d ≤ 62.
 template <class Faults = NoFaults>
 DPFL_HD std::uint64_t MergeSharedPrivate(std::uint64_t shared, std::uint64_t priv, int d) {

@@ -2,9 +2,9 @@
 // Production instantiates NoFaults (src/cpu/binary_quantizer.cpp); tests/mutants instantiate
 // planted faults, so the mutant catalog exercises these loops, stream addressing included.
 //
-// Work layout: one packed word = 64 parameters = 2 head + 8 tail ChaCha20 blocks (or 8 + 32
-// Philox blocks) per stream; words are split into contiguous ranges across threads, so the
-// output is independent of the thread count.
+// Work layout: one packed word = 64 parameters = 2 head blocks (1 with 8-bit heads) + 8 tail
+// blocks of ChaCha20 (Philox: 8 (4) + 32) per stream; words are split into contiguous ranges
+// across threads, so the output is independent of the thread count.
 #pragma once
 
 #include <cstddef>
@@ -53,27 +53,32 @@ inline void RawUniforms(const StreamContext& ctx, const rng::StreamAddress& addr
   }
 }
 
-// u[0..63] = rng::DecisionUniform64 of parameters 64·word … 64·word + 63 of one decision stream
-// (all 64 bits materialized: the slow exact form that the mutants and the fallback paths use;
-// the SIMD path draws the same heads and fetches a tail only on a tie).
-inline void UniformsForWord(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t word,
+// u[0..63] = rng::DecisionUniform64(·, head_bits) of parameters 64·word … 64·word + 63 of one
+// decision stream (all 64 bits materialized: the slow exact form that the mutants and the
+// fallback paths use; the SIMD path draws the same heads and fetches a tail only on a tie).
+// The 64 heads are raw uniforms 8·word … + 7 (8-bit) or 16·word … + 15 (16-bit).
+inline void UniformsForWord(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t word, int head_bits,
                             std::uint64_t u[64]) {
-  std::uint64_t heads[16];
-  RawUniforms(ctx, addr, static_cast<std::uint64_t>(word) * 16, 16, heads);
+  const int h = head_bits == rng::kHeadBits8 ? rng::kHeadBits8 : rng::kHeadBits16, per_uniform = 64 / h;
+  std::uint64_t heads[16];  // 64 heads of h bits = h raw uniforms
+  RawUniforms(ctx, addr, static_cast<std::uint64_t>(word) * static_cast<std::uint64_t>(h), h, heads);
   RawUniforms(ctx, rng::TailAddress(addr), static_cast<std::uint64_t>(word) * 64, 64, u);
-  for (int k = 0; k < 64; ++k) u[k] = (((heads[k / 4] >> (16 * (k % 4))) & 0xffffu) << 48) | (u[k] >> 16);
+  const std::uint64_t head_mask = (std::uint64_t{1} << h) - 1;
+  for (int k = 0; k < 64; ++k)
+    u[k] = (((heads[k / per_uniform] >> (h * (k % per_uniform))) & head_mask) << (64 - h)) | (u[k] >> h);
 }
 
-// Shared uniforms for one word; the kReuseSharedBits mutant reads parameter 0's for all.
+// Shared uniforms for one word (head width SharedHeadBits(d)); the kReuseSharedBits mutant reads
+// parameter 0's for all.
 template <class Faults>
-void SharedUniformsForWord(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t word,
+void SharedUniformsForWord(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t word, int d,
                            std::uint64_t u[64]) {
   if (Faults::kReuseSharedBits) {
-    const std::uint64_t first = rng::DecisionUniform64(ctx.generator, ctx.key, addr, 0);
+    const std::uint64_t first = rng::DecisionUniform64(ctx.generator, ctx.key, addr, 0, SharedHeadBits(d));
     for (int k = 0; k < 64; ++k) u[k] = first;
     return;
   }
-  UniformsForWord(ctx, addr, word, u);
+  UniformsForWord(ctx, addr, word, SharedHeadBits(d), u);
 }
 
 inline void CheckIndexRange(const StreamContext& ctx, std::size_t m) {
@@ -107,7 +112,7 @@ void EncodeLdpqWords(const BinaryLevels& levels, std::span<const float> w, const
                      const rng::StreamAddress& addr, std::span<std::uint64_t> bits, std::size_t lo, std::size_t hi) {
   std::uint64_t u[64];
   for (std::size_t word = lo; word < hi; ++word) {
-    UniformsForWord(ctx, addr, word, u);
+    UniformsForWord(ctx, addr, word, kPrivateHeadBits, u);
     const float* x = w.data() + word * 64;
     std::uint64_t out = 0;
     for (std::size_t k = 0, n = BitsInWord(w.size(), word); k < n; ++k)
@@ -123,8 +128,8 @@ void EncodeCorBinQWords(const BinaryLevels& levels, std::span<const float> w, in
                         std::span<std::uint64_t> bits, std::size_t lo, std::size_t hi) {
   std::uint64_t shared[64], priv[64];
   for (std::size_t word = lo; word < hi; ++word) {
-    SharedUniformsForWord<Faults>(shared_ctx, shared_addr, word, shared);
-    UniformsForWord(private_ctx, private_addr, word, priv);
+    SharedUniformsForWord<Faults>(shared_ctx, shared_addr, word, d, shared);
+    UniformsForWord(private_ctx, private_addr, word, kPrivateHeadBits, priv);
     const float* x = w.data() + word * 64;
     const std::size_t n = BitsInWord(w.size(), word);
     std::uint64_t out = 0;
@@ -197,8 +202,8 @@ void EncodeCorBinQPairT(const BinaryLevels& levels, std::span<const float> w1, s
   const rng::StreamAddress private_addr{ctx.round, client2, rng::Purpose::kPrivateCoin};
   for (std::size_t word = 0; word < PackedWords(w2.size()); ++word) {
     std::uint64_t shared[64], priv[64];
-    SharedUniformsForWord<Faults>(ctx, shared_addr, word, shared);
-    UniformsForWord(ctx, private_addr, word, priv);
+    SharedUniformsForWord<Faults>(ctx, shared_addr, word, d, shared);
+    UniformsForWord(ctx, private_addr, word, kPrivateHeadBits, priv);
     std::uint64_t out = 0;
     for (std::size_t k = 0, n = BitsInWord(w2.size(), word); k < n; ++k)
       out |= std::uint64_t{Q2RoleBitLine14AsPrinted<Faults>(w2[word * 64 + k], w1[word * 64 + k], shared[k], priv[k], d,

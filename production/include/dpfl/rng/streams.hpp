@@ -13,14 +13,16 @@
 //    k = index % 2 (low word first). index < 2^65.
 //
 // Decision streams (the quantizers' shared bits and private coins) are drawn lazily
-// (docs/production.md "Decision streams"): the 64-bit uniform of parameter j is
-//   DecisionUniform64(j) = Head16(j) ‖ top 48 bits of Uniform64(TailAddress(addr), j),
-// where Head16(j) is the little-endian 16-bit chunk j of the head stream's keystream, i.e. bits
-// 16·(j % 4) … 16·(j % 4) + 15 of Uniform64(addr, j / 4). A decision "V < T" is settled by the
-// 16-bit heads alone unless they tie (probability 2^−16 per comparison), so the fast paths draw
-// 2 bytes per parameter and stream instead of 8, and fetch the 48-bit tail only on a tie. The
-// law is unchanged — V is still a uniform 64-bit word — and every path (scalar, SIMD, CUDA,
-// replay tests) defines V through these two functions.
+// (docs/production.md "Decision streams"): with a head width h ∈ {8, 16}, the 64-bit uniform of
+// parameter j is
+//   DecisionUniform64(j, h) = Head(j, h) ‖ top 64 − h bits of Uniform64(TailAddress(addr), j),
+// where Head(j, h) is the little-endian h-bit chunk j of the head stream's keystream, i.e. bits
+// h·(j % (64/h)) … h·(j % (64/h)) + h − 1 of Uniform64(addr, j / (64/h)). A decision "V < T" is
+// settled by the top 16 bits of V unless they tie with T's (probability 2^−16 per comparison),
+// so the fast paths draw 1 or 2 bytes per parameter and stream instead of 8, and fetch the tail
+// only on a tie. The law is unchanged — V is still a uniform 64-bit word — and every path
+// (scalar, SIMD, CUDA, replay tests) defines V through these two functions. Which width a stream
+// uses is fixed by the quantizer (binary_element.hpp: kPrivateHeadBits, SharedHeadBits(d)).
 #pragma once
 
 #include <Random123/philox.h>
@@ -100,15 +102,26 @@ DPFL_HD StreamAddress TailAddress(const StreamAddress& addr) {
   return {addr.round, addr.entity, static_cast<Purpose>(static_cast<std::uint32_t>(addr.purpose) | kTailPurposeBit)};
 }
 
-// Head16(j): 16-bit chunk j of the head stream (little-endian keystream order).
-DPFL_HD std::uint32_t DecisionHead16(Generator gen, const StreamKey& key, const StreamAddress& addr, std::uint64_t j) {
-  return static_cast<std::uint32_t>(Uniform64(gen, key, addr, j >> 2) >> (16 * (j & 3))) & 0xffffu;
+// Head widths of a decision stream (bits of V drawn from the head stream).
+inline constexpr int kHeadBits8 = 8, kHeadBits16 = 16;
+
+// Head(j, h): h-bit chunk j of the head stream (little-endian keystream order), h ∈ {8, 16}
+// (callers pass the constants above; any other value is read as 16).
+DPFL_HD std::uint32_t DecisionHead(Generator gen, const StreamKey& key, const StreamAddress& addr, std::uint64_t j,
+                                   int head_bits) {
+  head_bits = head_bits == kHeadBits8 ? kHeadBits8 : kHeadBits16;
+  const unsigned per_uniform = head_bits == kHeadBits8 ? 8u : 4u;
+  const std::uint64_t raw = Uniform64(gen, key, addr, j / per_uniform);
+  return static_cast<std::uint32_t>(raw >> (head_bits * static_cast<int>(j % per_uniform))) &
+         ((1u << head_bits) - 1u);
 }
 
-// The 64-bit uniform of parameter j of a decision stream: Head16(j) ‖ 48-bit tail.
-DPFL_HD std::uint64_t DecisionUniform64(Generator gen, const StreamKey& key, const StreamAddress& addr, std::uint64_t j) {
-  return (static_cast<std::uint64_t>(DecisionHead16(gen, key, addr, j)) << 48) |
-         (Uniform64(gen, key, TailAddress(addr), j) >> 16);
+// The 64-bit uniform of parameter j of a decision stream: Head(j, h) ‖ (64 − h)-bit tail.
+DPFL_HD std::uint64_t DecisionUniform64(Generator gen, const StreamKey& key, const StreamAddress& addr, std::uint64_t j,
+                                        int head_bits) {
+  head_bits = head_bits == kHeadBits8 ? kHeadBits8 : kHeadBits16;
+  return (static_cast<std::uint64_t>(DecisionHead(gen, key, addr, j, head_bits)) << (64 - head_bits)) |
+         (Uniform64(gen, key, TailAddress(addr), j) >> head_bits);
 }
 
 }  // namespace dpfl::rng
