@@ -11,11 +11,10 @@
 //
 // Work mapping of the encode kernels: thread g handles the 32 parameters 32g … 32g+31, whose
 // 16-bit heads (rng::DecisionHead) are exactly one ChaCha20 block (block counter g) or four
-// Philox blocks (4g … 4g+3) of each stream (8-bit shared heads, d ≤ 8: half a ChaCha20 block or
-// two Philox blocks), and builds one 32-bit half of a packed word. Lanes
-// 2q and 2q+1 of a warp hold the two halves of word q; one __shfl_xor_sync joins them and lane
-// 2q writes the word. A tie of the heads with T >> 48 (probability 2^−16) recomputes that
-// parameter's full uniforms. A message of m parameters runs ⌈m/64⌉·2 threads. Out-of-range
+// Philox blocks (4g … 4g+3) of each stream (8-bit heads: half a ChaCha20 block or two Philox
+// blocks), and builds one 32-bit half of a packed word. Lanes 2q and 2q+1 of a warp hold the
+// two halves of word q; one __shfl_xor_sync joins them and lane 2q writes the word. A tie of the
+// heads with T >> 48 (probability 2^−13 … 2^−16) recomputes that parameter's full uniforms. A message of m parameters runs ⌈m/64⌉·2 threads. Out-of-range
 // threads of the last warp take part in the shuffle with zero bits (no early return before it).
 #include <cuda_runtime.h>
 
@@ -86,8 +85,8 @@ __device__ __forceinline__ void RawOctet(const rng::StreamKey& key, const rng::S
   }
 }
 
-// The 4 raw uniforms 4·g … 4·g + 3 of one stream: with 8-bit heads (the shared stream when
-// d ≤ 8, SharedHeadBits) they hold the heads of parameters 32·g … 32·g + 31 — half of ChaCha20
+// The 4 raw uniforms 4·g … 4·g + 3 of one stream: with 8-bit heads (SharedHeadBits,
+// RolePrivateHeadBits) they hold the heads of parameters 32·g … 32·g + 31 — half of ChaCha20
 // block g / 2 (both threads of a word compute that block and keep their half), or Philox blocks
 // 2·g, 2·g + 1.
 template <rng::Generator G>
@@ -113,7 +112,7 @@ __device__ __forceinline__ std::uint32_t ByteHeadWidened(const std::uint64_t u[4
   return (static_cast<std::uint32_t>(u[k / 8] >> (8 * (k % 8))) & 0xffu) << 8;
 }
 
-// Thread g decides parameters 32·g … 32·g + 31 from their 16-bit heads (one head block per
+// Thread g decides parameters 32·g … 32·g + 31 from their heads (at most one head block per
 // stream) and fetches the full 64-bit uniforms (rng::DecisionUniform64) only when the heads tie
 // with T >> 48 — the same rule as the CPU's SIMD path, so the bits are identical.
 template <rng::Generator G, Mode M>
@@ -127,7 +126,15 @@ __global__ void __launch_bounds__(kBlockThreads)
   if (first < m) {
     std::uint64_t priv[8], shared[8] = {};
     const bool shared_bytes = SharedHeadBits(d) == rng::kHeadBits8;
-    RawOctet<G>(private_key, private_addr, g, priv);
+    const bool private_bytes = M != Mode::kLdpq && RolePrivateHeadBits(d) == rng::kHeadBits8;
+    // Low bits of V >> 48 that the heads leave unknown (8 − d for roles with 5 ≤ d < 8): the
+    // heads are compared with T >> 48 after dropping them, as on the CPU.
+    const int unknown = private_bytes && d < 8 ? 8 - d : 0;
+    if (private_bytes) {
+      RawQuartet<G>(private_key, private_addr, g, priv);
+    } else {
+      RawOctet<G>(private_key, private_addr, g, priv);
+    }
     if constexpr (M != Mode::kLdpq) {
       if (shared_bytes) {
         RawQuartet<G>(shared_key, shared_addr, g, shared);
@@ -144,12 +151,15 @@ __global__ void __launch_bounds__(kBlockThreads)
       const std::uint32_t t16 =
           static_cast<std::uint32_t>((M == Mode::kQ2 ? MinusThreshold(x, levels) : PlusThreshold(x, levels)) >> 48);
       const std::uint32_t shared16 = shared_bytes ? ByteHeadWidened(shared, k) : HeadOf(shared, k);
-      const std::uint32_t v16 = M == Mode::kLdpq ? HeadOf(priv, k) : ((shared16 & high) | (HeadOf(priv, k) >> shift));
+      const std::uint32_t priv16 = private_bytes ? ByteHeadWidened(priv, k) : HeadOf(priv, k);
+      const std::uint32_t v_head = (M == Mode::kLdpq ? priv16 : ((shared16 & high) | (priv16 >> shift))) >> unknown;
+      const std::uint32_t t_head = t16 >> unknown;
       bool plus;
-      if (v16 != t16) {
-        plus = (v16 < t16) != (M == Mode::kQ2);
+      if (v_head != t_head) {
+        plus = (v_head < t_head) != (M == Mode::kQ2);
       } else {
-        const std::uint64_t pu = rng::DecisionUniform64(G, private_key, private_addr, j, kPrivateHeadBits);
+        const std::uint64_t pu = rng::DecisionUniform64(G, private_key, private_addr, j,
+                                                        M == Mode::kLdpq ? kLdpqHeadBits : RolePrivateHeadBits(d));
         if constexpr (M == Mode::kLdpq) {
           plus = LdpqBit(w[j], pu, levels);
         } else {

@@ -35,7 +35,7 @@ namespace {
   } while (0)
 
 constexpr rng::Generator kGenerators[] = {rng::Generator::kChaCha20, rng::Generator::kPhilox4x32};
-constexpr int kSharedBits[] = {0, 1, 5, 62};
+constexpr int kSharedBits[] = {0, 1, 4, 5, 7, 8, 9, 15, 16, 62};  // every head layout (binary_element.hpp)
 constexpr PairRole kRoles[] = {PairRole::kQ1, PairRole::kQ2};
 // Tails of every shape around the 32-parameter (thread) and 64-parameter (word) boundaries.
 constexpr std::size_t kSizes[] = {1, 7, 31, 32, 33, 63, 64, 65, 95, 127, 129, 64 * 33 + 5, 100003};
@@ -155,14 +155,14 @@ TEST(CudaEncodeCorBinQ, HeadTiesMatchCpu) {
   const BinaryLevels k = MakeBinaryLevels(8.0, 0.0, 1.0);
   const std::size_t m = 64 * 9 + 17;
   for (rng::Generator gen : kGenerators)
-    for (int d : {0, 5, 16, 31}) {
+    for (int d : {0, 5, 7, 8, 12, 16, 31}) {
       const StreamContext ctx = Context(gen, 9000 + static_cast<std::uint32_t>(d));
       const rng::StreamAddress sa{ctx.round, 2, rng::Purpose::kSharedBits}, pa{ctx.round, 7, rng::Purpose::kPrivateCoin};
       std::vector<float> w(m);
       for (std::size_t j = 0; j < m; ++j) {
         const std::uint64_t v =
             MergeSharedPrivate(rng::DecisionUniform64(gen, ctx.key, sa, j, SharedHeadBits(d)),
-                               rng::DecisionUniform64(gen, ctx.key, pa, j, kPrivateHeadBits), d);
+                               rng::DecisionUniform64(gen, ctx.key, pa, j, RolePrivateHeadBits(d)), d);
         const double q = (static_cast<double>(v >> 48) + 0.5) / 65536.0;
         w[j] = static_cast<float>(k.c + (q - 0.5) / k.inv_two_r_alpha);  // Q1 role: T+ >> 48 = V >> 48
       }

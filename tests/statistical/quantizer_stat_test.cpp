@@ -408,14 +408,15 @@ TEST(QuantizerStat, ExactReplayBitIdenticalDecisions) {
     const dpfl::rng::StreamAddress pa2{ctx.round, c2, dpfl::rng::Purpose::kPrivateCoin};
     const dpfl::rng::StreamAddress pa3{ctx.round, c3, dpfl::rng::Purpose::kPrivateCoin};
     // Head widths as documented (docs/production.md "Decision streams"), not taken from the
-    // production constants: private coins 16 bits; shared bits 8 bits when d ≤ 8, else 16.
-    const int shared_head = rc.d <= 8 ? 8 : 16, private_head = 16;
+    // production constants: LDPQ's private coins 16 bits; the roles' shared bits 8 bits when
+    // d ≤ 8, else 16; the roles' private coins 8 bits when d ≥ 5, else 16.
+    const int shared_head = rc.d <= 8 ? 8 : 16, role_private_head = rc.d >= 5 ? 8 : 16, ldpq_head = 16;
     std::uint64_t mismatches = 0;
     for (std::size_t j = 0; j < kParams; ++j) {
       const std::uint64_t s = dpfl::rng::DecisionUniform64(rc.gen, ctx.key, sa, j, shared_head);
-      const std::uint64_t u1 = dpfl::rng::DecisionUniform64(rc.gen, ctx.key, pa1, j, private_head);
-      const std::uint64_t u2 = dpfl::rng::DecisionUniform64(rc.gen, ctx.key, pa2, j, private_head);
-      const std::uint64_t u3 = dpfl::rng::DecisionUniform64(rc.gen, ctx.key, pa3, j, private_head);
+      const std::uint64_t u1 = dpfl::rng::DecisionUniform64(rc.gen, ctx.key, pa1, j, role_private_head);
+      const std::uint64_t u2 = dpfl::rng::DecisionUniform64(rc.gen, ctx.key, pa2, j, role_private_head);
+      const std::uint64_t u3 = dpfl::rng::DecisionUniform64(rc.gen, ctx.key, pa3, j, ldpq_head);
       const bool e1 = ExactQ1Plus(plus[i1[j]], s, u1, rc.d);
       const bool e2 = ExactQ2Plus(minus[i2[j]], s, u2, rc.d);
       const bool e3 = ExactQ1Plus(ldpq[i1[j]], 0, u3, 0);  // LDPQ: d = 0, "+" iff U < T

@@ -61,7 +61,9 @@ TEST(FastEncoders, BitIdenticalToScalarLoops) {
           EXPECT_EQ(actual, expected) << "ldpq m=" << m << " isa=" << static_cast<int>(isa);
           ++compared;
         }
-        for (int d : {0, 1, 5, 31, 62})
+        // Every head layout: d ≤ 4 (8-bit shared, 16-bit private heads), 5–7 (both 8-bit, V's
+        // top 13–15 bits from heads), 8, 9–15 (16-bit shared, 8-bit private), ≥ 16 (no private).
+        for (int d : {0, 1, 4, 5, 7, 8, 9, 15, 31, 62})
           for (PairRole role : {PairRole::kQ1, PairRole::kQ2}) {
             detail::EncodeCorBinQT<NoFaults>(k, w, d, role, ctx, 4, 9, expected, threads);
             for (fast::Isa isa : SupportedIsas()) {
@@ -78,8 +80,8 @@ TEST(FastEncoders, BitIdenticalToScalarLoops) {
 
 // V of parameter j for the rule (d < 0: LDPQ, V = the private uniform).
 std::uint64_t RuleUniform(const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, int d, std::size_t j) {
-  const std::uint64_t priv =
-      rng::DecisionUniform64(ctx.generator, ctx.key, {ctx.round, client, rng::Purpose::kPrivateCoin}, j, kPrivateHeadBits);
+  const std::uint64_t priv = rng::DecisionUniform64(ctx.generator, ctx.key, {ctx.round, client, rng::Purpose::kPrivateCoin},
+                                                    j, d < 0 ? kLdpqHeadBits : RolePrivateHeadBits(d));
   if (d < 0) return priv;
   return MergeSharedPrivate(
       rng::DecisionUniform64(ctx.generator, ctx.key, {ctx.round, pair, rng::Purpose::kSharedBits}, j, SharedHeadBits(d)),
@@ -128,7 +130,7 @@ TEST(FastEncoders, HeadTiesAreResolvedExactly) {
     for (int i = 0; i < 8; ++i) ctx.key.words[i] = 0x9E3779B9u * static_cast<std::uint32_t>(i + 1);
     ctx.round = 3;
     // d = -1 stands for LDPQ.
-    for (int d : {-1, 0, 1, 5, 15, 16, 31})
+    for (int d : {-1, 0, 1, 4, 5, 7, 8, 9, 15, 16, 31})
       for (PairRole role : {PairRole::kQ1, PairRole::kQ2}) {
         if (d < 0 && role == PairRole::kQ2) continue;
         std::vector<float> w(m);
@@ -149,11 +151,14 @@ TEST(FastEncoders, HeadTiesAreResolvedExactly) {
   std::cout << "compared " << compared << " tie-heavy encodings\n";
 }
 
-// The AVX-512 path screens the top-16-bit comparison in single precision and decides a lane
-// only when its margin makes the answer certain (fast_encoders.cpp, FloatScreen). Here every
-// weight puts q·2^16 within ±0.25 of an edge of its own head's cell (V16 or V16 + 1), where a
-// margin that is too small would flip bits; and one layer (|c| ≫ r) where the screen must
-// refuse and the exact double comparison runs instead.
+// The AVX-512 path screens the head comparison in single precision and decides a lane only when
+// its margin makes the answer certain (fast_encoders.cpp, FloatScreen). Here every weight puts
+// q·2^16 within ±0.25 of an edge of its own head's cell, where a margin that is too small would
+// flip bits; and one layer (|c| ≫ r) where the screen must refuse and the exact double
+// comparison runs instead. The heads give V's top 16 bits, except for the roles with
+// 5 ≤ d < 8 (8-bit shared and private heads: docs/production.md "Decision streams"), whose
+// heads give its top d + 8 bits: the cell is then [V16, V16 + 2^(8−d)) with V16's low 8 − d
+// bits cleared.
 TEST(FastEncoders, WeightsAtTheEdgesOfTheHeadCellMatchTheScalarLoops) {
   const std::size_t m = 64 * 24;
   const std::uint32_t pair = 3, client = 5;
@@ -166,13 +171,15 @@ TEST(FastEncoders, WeightsAtTheEdgesOfTheHeadCellMatchTheScalarLoops) {
       ctx.generator = gen;
       for (int i = 0; i < 8; ++i) ctx.key.words[i] = 0x85EBCA6Bu * static_cast<std::uint32_t>(i + 7);
       ctx.round = 9;
-      for (int d : {-1, 0, 5, 16})  // -1: LDPQ
+      for (int d : {-1, 0, 4, 5, 6, 7, 8, 12, 16})  // -1: LDPQ
         for (PairRole role : {PairRole::kQ1, PairRole::kQ2}) {
           if (d < 0 && role == PairRole::kQ2) continue;
+          const int unknown = d >= 5 && d < 8 ? 8 - d : 0;  // low bits of V16 not in the heads
           std::vector<float> w(m);
           for (std::size_t j = 0; j < m; ++j) {
             const std::uint64_t v = RuleUniform(ctx, pair, client, d, j);
-            const double edge = static_cast<double>(v >> 48) + static_cast<double>(j % 2);  // V16 or V16 + 1
+            const std::uint64_t cell = (v >> 48) >> unknown << unknown;
+            const double edge = static_cast<double>(cell + (j % 2) * (std::uint64_t{1} << unknown));  // either edge
             const double q = (edge + offsets[j % 12]) / 65536.0;
             w[j] = static_cast<float>(k.c + (role == PairRole::kQ1 ? q - 0.5 : 0.5 - q) / k.inv_two_r_alpha);
           }

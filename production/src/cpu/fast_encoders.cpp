@@ -198,35 +198,47 @@ typedef std::uint8_t U8x16 __attribute__((vector_size(16)));
 // A template parameter of the loops, so each rule compiles to its own branch-free body.
 enum class Rule { kLdpq, kQ1, kQ2 };
 
-// Heads below T's top 16 bits decide "V < T", heads above decide "V ≥ T", equal heads need the
-// tails. Each instruction-set policy below computes, for 16 consecutive parameters, the lane
-// masks `below` (V16 < T16) and `ties` (V16 == T16), where T16 = T >> 48 with
-// T = ProbabilityToThreshold(0.5 ± (clip(w) − c)·inv) and V16 = the top 16 bits of V. T16 is
+// Which streams have 8-bit heads (binary_element.hpp: SharedHeadBits, RolePrivateHeadBits); a
+// template parameter of the loops, like Rule. LDPQ uses {false, false}.
+struct HeadLayout {
+  bool shared_bytes, private_bytes;
+};
+
+// Known head bits below T's decide "V < T", above decide "V ≥ T", equal ones need the tails.
+// Each instruction-set policy below computes, for 16 consecutive parameters, the lane masks
+// `below` (V16 >> c < T16 >> c) and `ties` (equal), where T16 = T >> 48 with
+// T = ProbabilityToThreshold(0.5 ± (clip(w) − c)·inv), V16 = the top 16 bits of V as far as the
+// heads give them (the rest zero), and c = the number of V16's low bits the heads do not give
+// (EncodeJob::coarse: 8 − d for roles with 8-bit private heads and 5 ≤ d < 8, else 0). T16 is
 // computed with the same IEEE double operations in the same order as ClipWeight /
 // PlusThreshold / MinusThreshold. Since ⌊⌊q·2^64⌋/2^48⌋ = ⌊q·2^16⌋ (q·2^16 is exact), T16 is
 // ⌊q·2^16⌋ for q ∈ (0, 1), 0 for q ≤ 0 and 0xffff for q ≥ 1 (T saturates at 2^64 − 1): a
 // clamp of q·2^16 to [0, 65535] and a truncation give all three cases. The top 16 bits of
 // V = merge(shared, private, d) (MergeSharedPrivate) are (sh & high) | (pr >> min(d, 16)),
-// high = the top min(d, 16) of 16 bits; for LDPQ V16 = pr.
+// high = the top min(d, 16) of 16 bits, sh and pr = the 16-bit heads or the 8-bit ones as
+// b << 8; for LDPQ V16 = pr.
 struct LaneMasks {
   std::uint32_t below, ties;  // ties: lanes the caller must decide exactly (ExactDecision)
   std::uint32_t non_finite;   // lanes whose weight is NaN/±Inf (policies with kFlagsNonFinite)
 };
 
-// Single-precision screen of the top-16-bit comparison (AVX-512 path). With Q = q·2^16 the
-// double value the scalar path computes (q = 0.5 ± (clip(w) − c)·inv), T >> 48 = ⌊clamp(Q, 0,
-// 65535)⌋. The screen computes R = 32768 + (clip_f(w) − c_f)·s_f in float, 16 lanes per
-// instruction instead of 8, with a proven bound |R − Q| ≤ e and 0 ≤ R ≤ 65536 (both below),
-// and decides only when the margin m ≥ e + 2^−7 makes the answer certain:
-//   R − (1 + m) ≥ V16  ⇒  Q > V16 + 1, and V16 ≤ 65534 (as R ≤ 65536)  ⇒  T >> 48 > V16  ⇒  V < T;
-//   R + m < V16        ⇒  Q < V16, and V16 ≥ 1 (as R ≥ 0)            ⇒  T >> 48 < V16  ⇒  V ≥ T;
-// (2^−7 covers the rounding of R ∓ m, values below 2^17). So R needs no clamp of its own. Every
-// other lane — probability about (1 + 2m)/2^16 — is decided exactly. So the screen changes the
-// cost, never a bit.
+// Single-precision screen of the head comparison (AVX-512 path). With Q = q·2^16 the double
+// value the scalar path computes (q = 0.5 ± (clip(w) − c)·inv), T16 = T >> 48 = ⌊clamp(Q, 0,
+// 65535)⌋, and V16 a multiple of S = 2^coarse (its low coarse bits are unknown, set to 0). The
+// screen computes R = 32768 + (clip_f(w) − c_f)·s_f in float, 16 lanes per instruction instead
+// of 8, with a proven bound |R − Q| ≤ e and 0 ≤ R ≤ 65536 (both below), and decides only when
+// the margin m ≥ e + 2^−7 makes the answer certain:
+//   R − (S + m) ≥ V16  ⇒  Q ≥ V16 + S, and V16 ≤ 65536 − 2S (as R ≤ 65536, V16 a multiple of S)
+//                      ⇒  T16 ≥ V16 + S  ⇒  T16 >> coarse > V16 >> coarse  ⇒  V < T;
+//   R + m < V16        ⇒  Q < V16, and V16 ≥ S (as R ≥ 0)  ⇒  T16 < V16  ⇒  T16 >> coarse
+//                         < V16 >> coarse  ⇒  V ≥ T;
+// (2^−7 covers the rounding of R ∓ (S + m), values below 2^17). So R needs no clamp of its
+// own. Every other lane — probability about (S + 2m)/2^16 — is decided exactly. So the screen
+// changes the cost, never a bit.
 struct FloatScreen {
   bool usable = false;
   float lo = 0, hi = 0, c = 0, s = 0;  // clip bounds inside [c − r, c + r], center, ±2^16·inv
-  float m = 0, one_plus_m = 0;         // margin, a multiple of 2^−10 (so 1 + m is exact)
+  float m = 0, step_plus_m = 0;        // margin, a multiple of 2^−10 (so S + m is exact)
 };
 
 // The error bound, term by term (u = 2^−24, one float rounding is ≤ u relative):
@@ -242,7 +254,7 @@ struct FloatScreen {
 // largest |X_f − c_f|, so R ∈ [(32768 − P)(1 − u), (32768 + P)(1 + u)]; the screen is usable only
 // if that is inside [0, 65536]. For levels from MakeBinaryLevels P ≈ 32768/α, so this holds
 // unless α is below about 1 + 6u (ε above about 15.5), where the exact comparison runs instead.
-FloatScreen MakeFloatScreen(const BinaryLevels& k, bool minus) {
+FloatScreen MakeFloatScreen(const BinaryLevels& k, bool minus, int coarse) {
   FloatScreen f;
   float lo = static_cast<float>(k.lo), hi = static_cast<float>(k.hi);
   if (static_cast<double>(lo) < k.lo) lo = std::nextafter(lo, std::numeric_limits<float>::infinity());
@@ -268,7 +280,7 @@ FloatScreen MakeFloatScreen(const BinaryLevels& k, bool minus) {
   f.c = c;
   f.s = sf;
   f.m = static_cast<float>(m);
-  f.one_plus_m = static_cast<float>(1.0 + m);
+  f.step_plus_m = static_cast<float>(std::ldexp(1.0, coarse) + m);
   return f;
 }
 
@@ -299,27 +311,33 @@ struct GenericOps {
     return static_cast<std::uint32_t>((((half[0] & kPick) * kSum) >> 56) |
                                       ((((half[1] & kPick) * kSum) >> 56) << 8));
   }
-  template <Rule kRule, bool kSharedBytes>
-  static DPFL_ALWAYS_INLINE LaneMasks Compare16(const BinaryLevels& k, const FloatScreen& /*screen: AVX-512 only*/,
-                                                const float* w, const void* sh, const std::uint16_t* pr,
-                                                std::uint32_t high, int shift) {
-    U16x16 p16;
-    std::memcpy(&p16, pr, sizeof(p16));
-    const U32x16 p = __builtin_convertvector(p16, U32x16);
-    U32x16 s;
-    if constexpr (kSharedBytes) {
-      U8x16 s8;
-      std::memcpy(&s8, sh, sizeof(s8));
-      s = __builtin_convertvector(s8, U32x16) << 8;
+  // 16 heads as 32-bit lanes: 16-bit heads as they are, 8-bit heads as b << 8.
+  template <bool kBytes>
+  static DPFL_ALWAYS_INLINE U32x16 Heads16(const void* h) {
+    if constexpr (kBytes) {
+      U8x16 b;
+      std::memcpy(&b, h, sizeof(b));
+      return __builtin_convertvector(b, U32x16) << 8;
     } else {
-      U16x16 s16;
-      std::memcpy(&s16, sh, sizeof(s16));
-      s = __builtin_convertvector(s16, U32x16);
+      U16x16 b;
+      std::memcpy(&b, h, sizeof(b));
+      return __builtin_convertvector(b, U32x16);
     }
-    const U32x16 v = kRule == Rule::kLdpq ? p : (s & high) | (p >> shift);
+  }
+  template <Rule kRule, HeadLayout kHeads>
+  static DPFL_ALWAYS_INLINE LaneMasks Compare16(const BinaryLevels& k, const FloatScreen& /*screen: AVX-512 only*/,
+                                                const float* w, const void* sh, const void* pr, std::uint32_t high,
+                                                int shift, int coarse) {
+    const U32x16 p = Heads16<kHeads.private_bytes>(pr);
+    U32x16 v = p;
+    if constexpr (kRule != Rule::kLdpq) v = (Heads16<kHeads.shared_bytes>(sh) & high) | (p >> shift);
     const I32x8 t_lo = TopThreshold8(k, w, kRule == Rule::kQ2), t_hi = TopThreshold8(k, w + 8, kRule == Rule::kQ2);
-    const U32x16 t = reinterpret_cast<U32x16>(
+    U32x16 t = reinterpret_cast<U32x16>(
         __builtin_shufflevector(t_lo, t_hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    if constexpr (kHeads.private_bytes) {
+      v >>= coarse;
+      t >>= coarse;
+    }
     return {LaneBits(reinterpret_cast<I32x16>(v < t)), LaneBits(reinterpret_cast<I32x16>(v == t)), 0};
   }
 };
@@ -343,17 +361,22 @@ struct Avx512Ops {
     q16 = _mm512_min_pd(_mm512_max_pd(q16, _mm512_setzero_pd()), _mm512_set1_pd(65535.0));
     return _mm512_cvttpd_epi32(q16);
   }
-  template <Rule kRule, bool kSharedBytes>
+  template <bool kBytes>
+  DPFL_AVX512 static inline __m512i Heads16(const void* h) {
+    if constexpr (kBytes) {
+      return _mm512_slli_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128(static_cast<const __m128i*>(h))), 8);
+    } else {
+      return _mm512_cvtepu16_epi32(_mm256_loadu_si256(static_cast<const __m256i*>(h)));
+    }
+  }
+  template <Rule kRule, HeadLayout kHeads>
   DPFL_AVX512 static inline LaneMasks Compare16(const BinaryLevels& k, const FloatScreen& screen, const float* w,
-                                                const void* sh, const std::uint16_t* pr, std::uint32_t high,
-                                                int shift) {
-    const __m512i p = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(pr)));
+                                                const void* sh, const void* pr, std::uint32_t high, int shift,
+                                                int coarse) {
+    const __m512i p = Heads16<kHeads.private_bytes>(pr);
     __m512i v = p;
     if constexpr (kRule != Rule::kLdpq) {
-      const __m512i s =
-          kSharedBytes
-              ? _mm512_slli_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(sh))), 8)
-              : _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(sh)));
+      const __m512i s = Heads16<kHeads.shared_bytes>(sh);
       v = _mm512_or_si512(_mm512_and_si512(s, _mm512_set1_epi32(static_cast<int>(high))),
                           _mm512_srl_epi32(p, _mm_cvtsi32_si128(shift)));
     }
@@ -367,12 +390,17 @@ struct Avx512Ops {
       const __m512 r = _mm512_add_ps(prod, _mm512_set1_ps(32768.0f));
       const __m512 vf = _mm512_cvtepu32_ps(v);  // exact: V16 < 2^16
       const __mmask16 below =
-          _mm512_cmp_ps_mask(_mm512_sub_ps(r, _mm512_set1_ps(screen.one_plus_m)), vf, _CMP_GE_OQ);
+          _mm512_cmp_ps_mask(_mm512_sub_ps(r, _mm512_set1_ps(screen.step_plus_m)), vf, _CMP_GE_OQ);
       const __mmask16 above = _mm512_cmp_ps_mask(_mm512_add_ps(r, _mm512_set1_ps(screen.m)), vf, _CMP_LT_OQ);
       return {below, static_cast<std::uint32_t>(~(below | above | bad)) & 0xffffu, bad};
     }
-    const __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(TopThreshold8(k, w, kRule == Rule::kQ2)),
-                                         TopThreshold8(k, w + 8, kRule == Rule::kQ2), 1);
+    __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(TopThreshold8(k, w, kRule == Rule::kQ2)),
+                                   TopThreshold8(k, w + 8, kRule == Rule::kQ2), 1);
+    if constexpr (kHeads.private_bytes) {
+      const __m128i count = _mm_cvtsi32_si128(coarse);
+      v = _mm512_srl_epi32(v, count);
+      t = _mm512_srl_epi32(t, count);
+    }
     return {_mm512_cmplt_epu32_mask(v, t), static_cast<std::uint32_t>(_mm512_mask_cmpeq_epi32_mask(~bad, v, t)), bad};
   }
 };
@@ -386,6 +414,7 @@ struct EncodeJob {
   rng::StreamAddress priv_addr, shared_addr;
   Rule rule;
   int d;               // shared bits (roles only)
+  int coarse;          // low bits of V >> 48 that the heads do not give (HeadCoarseBits)
   FloatScreen screen;  // AVX-512 single-precision screen (unusable → exact double comparison)
   // Set when a range met a NaN/±Inf weight (its words are then zeroed, never decided); the
   // entry point then reports the first such index. Checking as the weights stream through the
@@ -400,42 +429,87 @@ inline void RejectWords(const EncodeJob& job, std::uint64_t* bits, std::size_t l
   std::fill(bits + lo, bits + hi, std::uint64_t{0});
 }
 
-// The exact decision of parameter j from the full uniforms (rng::DecisionUniform64) and the
-// scalar rule: taken for the rare parameters whose V >> 48 ties with T >> 48.
-__attribute__((noinline, cold)) bool ExactDecision(const EncodeJob& job, std::size_t j) {
+// The exact decision of parameter j by the scalar rule, taken for the rare parameters whose
+// heads tie with T. V's uniforms are rebuilt from the heads in hand and the tails
+// (rng::DecisionUniformFromParts, the composition rng::DecisionUniform64 uses): the private
+// tail always; the shared tail only when d exceeds the shared head width (MergeSharedPrivate
+// reads only the top d shared bits, so below that the tail's bits never reach V); and for
+// d ≥ 16, where the body draws no private heads, the whole private uniform.
+__attribute__((noinline, cold)) bool ExactDecision(const EncodeJob& job, std::size_t j, std::uint32_t shared_head,
+                                                   std::uint32_t private_head) {
+  const rng::Generator gen = job.priv_ctx->generator;
+  const bool ldpq = job.rule == Rule::kLdpq;
+  const int private_bits = ldpq ? kLdpqHeadBits : RolePrivateHeadBits(job.d);
   const std::uint64_t priv =
-      rng::DecisionUniform64(job.priv_ctx->generator, job.priv_ctx->key, job.priv_addr, j, kPrivateHeadBits);
-  if (job.rule == Rule::kLdpq) return LdpqBit(job.w[j], priv, *job.levels);
-  const std::uint64_t shared = rng::DecisionUniform64(job.shared_ctx->generator, job.shared_ctx->key, job.shared_addr,
-                                                      j, SharedHeadBits(job.d));
+      !ldpq && job.d >= 16
+          ? rng::DecisionUniform64(gen, job.priv_ctx->key, job.priv_addr, j, private_bits)
+          : rng::DecisionUniformFromParts(
+                private_head, rng::Uniform64(gen, job.priv_ctx->key, rng::TailAddress(job.priv_addr), j), private_bits);
+  if (ldpq) return LdpqBit(job.w[j], priv, *job.levels);
+  const int shared_bits = SharedHeadBits(job.d);
+  const std::uint64_t shared_tail =
+      job.d > shared_bits ? rng::Uniform64(gen, job.shared_ctx->key, rng::TailAddress(job.shared_addr), j) : 0;
+  const std::uint64_t shared = rng::DecisionUniformFromParts(shared_head, shared_tail, shared_bits);
   return job.rule == Rule::kQ2 ? Q2RoleBit(job.w[j], shared, priv, job.d, *job.levels)
                                : Q1RoleBit(job.w[j], shared, priv, job.d, *job.levels);
 }
 
-// 16 decisions, parameters first … first + 15 (bit i = parameter first + i); pr points at their
-// 16-bit private heads, sh at their shared heads (8-bit if kSharedBytes, read as b << 8 so that
-// the top d bits sit where a 16-bit head's would). Lanes with a non-finite weight are or-ed into
-// *non_finite (their bits are meaningless; the caller zeroes the group).
-template <class Ops, Rule kRule, bool kSharedBytes>
-DPFL_ALWAYS_INLINE std::uint32_t Decide16(const EncodeJob& job, std::size_t first, const void* sh,
-                                          const std::uint16_t* pr, std::uint32_t high, int shift,
-                                          std::uint32_t* non_finite) {
-  const LaneMasks m =
-      Ops::template Compare16<kRule, kSharedBytes>(*job.levels, job.screen, job.w + first, sh, pr, high, shift);
+// Head i of 16 consecutive heads at h (8- or 16-bit).
+template <bool kBytes>
+DPFL_ALWAYS_INLINE std::uint32_t HeadAt(const void* h, int i) {
+  if constexpr (kBytes) {
+    return static_cast<const std::uint8_t*>(h)[i];
+  } else {
+    std::uint16_t v;
+    std::memcpy(&v, static_cast<const char*>(h) + 2 * i, sizeof(v));
+    return v;
+  }
+}
+
+// 16 decisions, parameters first … first + 15 (bit i = parameter first + i); sh and pr point at
+// their shared and private heads (8-bit ones per kHeads, read as b << 8 so that their bits sit
+// where a 16-bit head's would). Lanes with a non-finite weight are or-ed into *non_finite (their
+// bits are meaningless; the caller zeroes the group).
+template <class Ops, Rule kRule, HeadLayout kHeads>
+DPFL_ALWAYS_INLINE std::uint32_t Decide16(const EncodeJob& job, std::size_t first, const void* sh, const void* pr,
+                                          std::uint32_t high, int shift, std::uint32_t* non_finite) {
+  const LaneMasks m = Ops::template Compare16<kRule, kHeads>(*job.levels, job.screen, job.w + first, sh, pr, high,
+                                                             shift, job.coarse);
   *non_finite |= m.non_finite;
   std::uint32_t bits = kRule == Rule::kQ2 ? (~m.below & 0xffffu) : m.below;
   for (std::uint32_t ties = m.ties; ties != 0; ties &= ties - 1) {
     const int i = __builtin_ctz(ties);
     const std::uint32_t one = 1u << i;
-    bits = ExactDecision(job, first + static_cast<std::size_t>(i)) ? (bits | one) : (bits & ~one);
+    const bool plus = ExactDecision(job, first + static_cast<std::size_t>(i), HeadAt<kHeads.shared_bytes>(sh, i),
+                                    HeadAt<kHeads.private_bytes>(pr, i));
+    bits = plus ? (bits | one) : (bits & ~one);
   }
   return bits;
 }
 
+// One stream's heads for the current group. With 16-bit heads a RawUniforms128 call holds one
+// group's 512 heads; with 8-bit heads it holds two groups' (1024 bytes) and is kept for the
+// second. `At(o)` is the head of parameter o of the group.
+template <bool kBytes>
+struct GroupHeads {
+  U64x8 raw[16] = {};
+  std::size_t held = ~std::size_t{0};  // RawUniforms128 index in raw
+  std::size_t base = 0;                // byte offset of the group's first head in raw
+  DPFL_ALWAYS_INLINE void Load(const StreamLanes& lanes, std::size_t group) {
+    const std::size_t block = kBytes ? group / 2 : group;
+    if (block != held) {
+      RawUniforms128(lanes, block, raw);
+      held = block;
+    }
+    base = kBytes ? 512 * (group % 2) : 0;
+  }
+  DPFL_ALWAYS_INLINE const void* At(std::size_t o) const {
+    return reinterpret_cast<const char*>(raw) + base + (kBytes ? 1 : 2) * o;
+  }
+};
+
 // Encodes packed words [word_lo, word_hi), both multiples of 8 (whole groups of 512 parameters).
-// kSharedBytes: the shared stream has 8-bit heads (d ≤ 8, SharedHeadBits), so one RawUniforms128
-// call holds the shared heads of two groups (1024 bytes) and is kept for the second.
-template <class Ops, Rule kRule, bool kSharedBytes>
+template <class Ops, Rule kRule, HeadLayout kHeads>
 DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, std::size_t word_lo,
                                    std::size_t word_hi) {
   const bool need_shared = kRule != Rule::kLdpq && job.d > 0, need_priv = kRule == Rule::kLdpq || job.d < 16;
@@ -443,22 +517,15 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
   const std::uint32_t high = (0xffffu << (16 - shift)) & 0xffffu;
   const StreamLanes priv_lanes = MakeStreamLanes(*job.priv_ctx, job.priv_addr),
                     shared_lanes = MakeStreamLanes(*job.shared_ctx, job.shared_addr);
-  U64x8 priv_heads[16] = {}, shared_heads[16] = {};  // 512 16-bit heads each, or 1024 8-bit shared heads
-  std::size_t shared_held = ~std::size_t{0};        // the RawUniforms128 index in shared_heads (kSharedBytes)
-  const auto* priv = reinterpret_cast<const std::uint16_t*>(priv_heads);
+  GroupHeads<kHeads.private_bytes> priv;
+  GroupHeads<kHeads.shared_bytes> shared;
   for (std::size_t word = word_lo; word < word_hi; word += 8) {
     const std::size_t group = word / 8;
     // The group's 2 KiB of weights are requested before the heads are generated, so the loads
     // overlap the generator's arithmetic instead of stalling the decisions.
     for (std::size_t line = 0; line < 512; line += 16) __builtin_prefetch(job.w + group * 512 + line);
-    if (need_priv) RawUniforms128(priv_lanes, group, priv_heads);
-    const std::size_t shared_block = kSharedBytes ? group / 2 : group;
-    if (need_shared && shared_block != shared_held) {
-      RawUniforms128(shared_lanes, shared_block, shared_heads);
-      if (kSharedBytes) shared_held = shared_block;
-    }
-    // Byte offset of this group's first shared head in shared_heads.
-    const std::size_t shared_base = kSharedBytes ? 512 * (group % 2) : 0;
+    if (need_priv) priv.Load(priv_lanes, group);
+    if (need_shared) shared.Load(shared_lanes, group);
     // A group with a NaN/±Inf is never decided exactly (ExactDecision must not see one: either
     // the policy flags those lanes and keeps them out of the ties, or the group is scanned here,
     // after the heads, when the prefetched weights have arrived); its words are zeroed and the
@@ -475,9 +542,8 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
       std::uint64_t out = 0;
       for (std::size_t q = 0; q < 4; ++q) {
         const std::size_t o = 64 * h + 16 * q;  // parameter offset in the group
-        const void* sh = reinterpret_cast<const char*>(shared_heads) + shared_base + (kSharedBytes ? 1 : 2) * o;
-        out |= std::uint64_t{Decide16<Ops, kRule, kSharedBytes>(job, first + 16 * q, sh, priv + o, high, shift,
-                                                                &non_finite)}
+        out |= std::uint64_t{Decide16<Ops, kRule, kHeads>(job, first + 16 * q, shared.At(o), priv.At(o), high, shift,
+                                                          &non_finite)}
                << (16 * q);
       }
       bits[word + h] = out;
@@ -486,44 +552,60 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
   }
 }
 
-template <Rule kRule, bool kSharedBytes>
+template <Rule kRule, HeadLayout kHeads>
 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"), flatten)) void EncodeAvx512(const EncodeJob& job,
                                                                                           std::uint64_t* bits,
                                                                                           std::size_t lo,
                                                                                           std::size_t hi) {
-  EncodeBody<Avx512Ops, kRule, kSharedBytes>(job, bits, lo, hi);
+  EncodeBody<Avx512Ops, kRule, kHeads>(job, bits, lo, hi);
 }
-template <Rule kRule, bool kSharedBytes>
+template <Rule kRule, HeadLayout kHeads>
 __attribute__((target("avx2,bmi2"))) void EncodeAvx2(const EncodeJob& job, std::uint64_t* bits, std::size_t lo,
                                                      std::size_t hi) {
-  EncodeBody<GenericOps, kRule, kSharedBytes>(job, bits, lo, hi);
+  EncodeBody<GenericOps, kRule, kHeads>(job, bits, lo, hi);
 }
-template <Rule kRule, bool kSharedBytes>
+template <Rule kRule, HeadLayout kHeads>
 void EncodeBaseline(const EncodeJob& job, std::uint64_t* bits, std::size_t lo, std::size_t hi) {
-  EncodeBody<GenericOps, kRule, kSharedBytes>(job, bits, lo, hi);
+  EncodeBody<GenericOps, kRule, kHeads>(job, bits, lo, hi);
 }
 
 using EncodeFn = void (*)(const EncodeJob&, std::uint64_t*, std::size_t, std::size_t);
 
-template <Rule kRule, bool kSharedBytes>
-EncodeFn SelectForRule(Isa isa) {
+template <Rule kRule, HeadLayout kHeads>
+EncodeFn SelectForIsa(Isa isa) {
   switch (isa) {
-    case Isa::kAvx512: return EncodeAvx512<kRule, kSharedBytes>;
-    case Isa::kAvx2: return EncodeAvx2<kRule, kSharedBytes>;
-    case Isa::kBaseline: return EncodeBaseline<kRule, kSharedBytes>;
+    case Isa::kAvx512: return EncodeAvx512<kRule, kHeads>;
+    case Isa::kAvx2: return EncodeAvx2<kRule, kHeads>;
+    case Isa::kBaseline: return EncodeBaseline<kRule, kHeads>;
   }
-  return EncodeBaseline<kRule, kSharedBytes>;
+  return EncodeBaseline<kRule, kHeads>;
 }
 
-// The body for a rule and the shared stream's head width (LDPQ reads no shared heads).
+// The role body for the head widths of d (SharedHeadBits, RolePrivateHeadBits).
+template <Rule kRule>
+EncodeFn SelectForRole(Isa isa, int d) {
+  const bool shared_bytes = SharedHeadBits(d) == rng::kHeadBits8, private_bytes = RolePrivateHeadBits(d) == rng::kHeadBits8;
+  if (shared_bytes && private_bytes) return SelectForIsa<kRule, HeadLayout{true, true}>(isa);
+  if (shared_bytes) return SelectForIsa<kRule, HeadLayout{true, false}>(isa);
+  if (private_bytes) return SelectForIsa<kRule, HeadLayout{false, true}>(isa);
+  return SelectForIsa<kRule, HeadLayout{false, false}>(isa);
+}
+
 EncodeFn Select(Isa isa, Rule rule, int d) {
-  const bool shared_bytes = SharedHeadBits(d) == rng::kHeadBits8;
   switch (rule) {
-    case Rule::kLdpq: return SelectForRule<Rule::kLdpq, false>(isa);
-    case Rule::kQ1: return shared_bytes ? SelectForRule<Rule::kQ1, true>(isa) : SelectForRule<Rule::kQ1, false>(isa);
-    case Rule::kQ2: return shared_bytes ? SelectForRule<Rule::kQ2, true>(isa) : SelectForRule<Rule::kQ2, false>(isa);
+    case Rule::kLdpq: return SelectForIsa<Rule::kLdpq, HeadLayout{false, false}>(isa);  // kLdpqHeadBits = 16
+    case Rule::kQ1: return SelectForRole<Rule::kQ1>(isa, d);
+    case Rule::kQ2: return SelectForRole<Rule::kQ2>(isa, d);
   }
-  return SelectForRule<Rule::kLdpq, false>(isa);
+  return SelectForIsa<Rule::kLdpq, HeadLayout{false, false}>(isa);
+}
+
+// Low bits of V >> 48 that a role's heads leave unknown: V's top 16 bits are min(d, 16) shared
+// bits and then 16 − min(d, 16) private ones, of which the private head gives at most
+// RolePrivateHeadBits(d). 8 − d for 5 ≤ d < 8, else 0.
+int HeadCoarseBits(int d) {
+  const int shared = d < 16 ? d : 16, missing = 16 - shared - RolePrivateHeadBits(d);
+  return missing > 0 ? missing : 0;
 }
 
 // Encodes words [lo, hi): the SIMD body handles whole groups of 8 full words (512 parameters);
@@ -637,7 +719,7 @@ void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const 
   ValidateOutputSize(w.size(), bits.size());
   detail::CheckIndexRange(ctx, w.size());
   const EncodeJob job{&levels, w.data(), &ctx, &ctx, {ctx.round, client, rng::Purpose::kPrivateCoin}, {},
-                      Rule::kLdpq, 0, MakeFloatScreen(levels, false), nullptr};
+                      Rule::kLdpq, 0, 0, MakeFloatScreen(levels, false, 0), nullptr};
   RunJob(job, w.size(), bits, threads, isa);
 }
 
@@ -656,7 +738,8 @@ void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int
                       {shared_ctx.round, pair, rng::Purpose::kSharedBits},
                       role == PairRole::kQ1 ? Rule::kQ1 : Rule::kQ2,
                       d,
-                      MakeFloatScreen(levels, role == PairRole::kQ2),
+                      HeadCoarseBits(d),
+                      MakeFloatScreen(levels, role == PairRole::kQ2, HeadCoarseBits(d)),
                       nullptr};
   RunJob(job, w.size(), bits, threads, isa);
 }

@@ -79,13 +79,20 @@ DPFL_HD std::uint64_t MinusThreshold(double w, const BinaryLevels& k) {
   return ProbabilityToThreshold(0.5 - (w - k.c) * k.inv_two_r_alpha);
 }
 
-// Head widths of the decision streams (dpfl/rng/streams.hpp). The private coin's top 16 bits
-// enter V, so its head is 16 bits. Of the shared uniform only the top d bits enter V, so for
-// d ≤ 8 one byte per parameter holds all of them and its tail is never read: the shared stream
-// then has 8-bit heads (3 instead of 4 bytes of keystream per CorBinQ parameter). A stream's
-// width is part of its definition, so every path (scalar, SIMD, CUDA, replay) takes it from here.
-inline constexpr int kPrivateHeadBits = 16;
+// Head widths of the decision streams (dpfl/rng/streams.hpp): how many of V's top bits each
+// stream supplies from its cheap head; the rest come from its tail, read only on a tie.
+//  * LDPQ: V = the private uniform, 16-bit heads (a tie has probability 2^−16).
+//  * CorBinQ roles, shared stream: only its top d bits enter V, so for d ≤ 8 one byte holds all
+//    of them and its tail is never read: 8-bit heads; 16-bit heads for d > 8.
+//  * CorBinQ roles, private stream: V = z ‖ (private >> d), so V's top 16 bits need 16 − d
+//    private bits; 8-bit heads give V's top min(16, d + 8) bits, i.e. a tie of probability
+//    2^−min(16, d+8). For d ≥ 5 (ties ≤ 2^−13) the roles use 8-bit private heads, below that 16.
+// So CorBinQ draws 2 bytes of keystream per parameter for 5 ≤ d ≤ 8 (3 otherwise) instead of 4.
+// A stream's width is part of its definition, so every path (scalar, SIMD, CUDA, replay) takes
+// it from here.
+inline constexpr int kLdpqHeadBits = 16;
 DPFL_HD int SharedHeadBits(int d) { return d <= 8 ? 8 : 16; }
+DPFL_HD int RolePrivateHeadBits(int d) { return d >= 5 ? 8 : 16; }
 
 // V = top d bits of `shared` ‖ top 64 − d bits of `priv`, 0 ≤ d ≤ 62.
 template <class Faults = NoFaults>

@@ -112,7 +112,7 @@ void EncodeLdpqWords(const BinaryLevels& levels, std::span<const float> w, const
                      const rng::StreamAddress& addr, std::span<std::uint64_t> bits, std::size_t lo, std::size_t hi) {
   std::uint64_t u[64];
   for (std::size_t word = lo; word < hi; ++word) {
-    UniformsForWord(ctx, addr, word, kPrivateHeadBits, u);
+    UniformsForWord(ctx, addr, word, kLdpqHeadBits, u);
     const float* x = w.data() + word * 64;
     std::uint64_t out = 0;
     for (std::size_t k = 0, n = BitsInWord(w.size(), word); k < n; ++k)
@@ -129,7 +129,7 @@ void EncodeCorBinQWords(const BinaryLevels& levels, std::span<const float> w, in
   std::uint64_t shared[64], priv[64];
   for (std::size_t word = lo; word < hi; ++word) {
     SharedUniformsForWord<Faults>(shared_ctx, shared_addr, word, d, shared);
-    UniformsForWord(private_ctx, private_addr, word, kPrivateHeadBits, priv);
+    UniformsForWord(private_ctx, private_addr, word, RolePrivateHeadBits(d), priv);
     const float* x = w.data() + word * 64;
     const std::size_t n = BitsInWord(w.size(), word);
     std::uint64_t out = 0;
@@ -203,7 +203,7 @@ void EncodeCorBinQPairT(const BinaryLevels& levels, std::span<const float> w1, s
   for (std::size_t word = 0; word < PackedWords(w2.size()); ++word) {
     std::uint64_t shared[64], priv[64];
     SharedUniformsForWord<Faults>(ctx, shared_addr, word, d, shared);
-    UniformsForWord(ctx, private_addr, word, kPrivateHeadBits, priv);
+    UniformsForWord(ctx, private_addr, word, RolePrivateHeadBits(d), priv);
     std::uint64_t out = 0;
     for (std::size_t k = 0, n = BitsInWord(w2.size(), word); k < n; ++k)
       out |= std::uint64_t{Q2RoleBitLine14AsPrinted<Faults>(w2[word * 64 + k], w1[word * 64 + k], shared[k], priv[k], d,

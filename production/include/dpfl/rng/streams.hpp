@@ -18,11 +18,12 @@
 //   DecisionUniform64(j, h) = Head(j, h) ‖ top 64 − h bits of Uniform64(TailAddress(addr), j),
 // where Head(j, h) is the little-endian h-bit chunk j of the head stream's keystream, i.e. bits
 // h·(j % (64/h)) … h·(j % (64/h)) + h − 1 of Uniform64(addr, j / (64/h)). A decision "V < T" is
-// settled by the top 16 bits of V unless they tie with T's (probability 2^−16 per comparison),
-// so the fast paths draw 1 or 2 bytes per parameter and stream instead of 8, and fetch the tail
-// only on a tie. The law is unchanged — V is still a uniform 64-bit word — and every path
-// (scalar, SIMD, CUDA, replay tests) defines V through these two functions. Which width a stream
-// uses is fixed by the quantizer (binary_element.hpp: kPrivateHeadBits, SharedHeadBits(d)).
+// settled by the bits of V that come from heads unless they tie with T's (probability 2^−13 to
+// 2^−16 per comparison), so the fast paths draw 1 or 2 bytes per parameter and stream instead of
+// 8, and fetch the tails only on a tie. The law is unchanged — V is still a uniform 64-bit word —
+// and every path (scalar, SIMD, CUDA, replay tests) defines V through these two functions. Which
+// width a stream uses is fixed by the quantizer (binary_element.hpp: kLdpqHeadBits,
+// SharedHeadBits(d), RolePrivateHeadBits(d)).
 #pragma once
 
 #include <Random123/philox.h>
@@ -116,12 +117,17 @@ DPFL_HD std::uint32_t DecisionHead(Generator gen, const StreamKey& key, const St
          ((1u << head_bits) - 1u);
 }
 
+// V = head ‖ top 64 − h bits of the raw tail uniform (Uniform64(TailAddress(addr), j)).
+DPFL_HD std::uint64_t DecisionUniformFromParts(std::uint32_t head, std::uint64_t tail, int head_bits) {
+  head_bits = head_bits == kHeadBits8 ? kHeadBits8 : kHeadBits16;
+  return (static_cast<std::uint64_t>(head) << (64 - head_bits)) | (tail >> head_bits);
+}
+
 // The 64-bit uniform of parameter j of a decision stream: Head(j, h) ‖ (64 − h)-bit tail.
 DPFL_HD std::uint64_t DecisionUniform64(Generator gen, const StreamKey& key, const StreamAddress& addr, std::uint64_t j,
                                         int head_bits) {
-  head_bits = head_bits == kHeadBits8 ? kHeadBits8 : kHeadBits16;
-  return (static_cast<std::uint64_t>(DecisionHead(gen, key, addr, j, head_bits)) << (64 - head_bits)) |
-         (Uniform64(gen, key, TailAddress(addr), j) >> head_bits);
+  return DecisionUniformFromParts(DecisionHead(gen, key, addr, j, head_bits),
+                                  Uniform64(gen, key, TailAddress(addr), j), head_bits);
 }
 
 }  // namespace dpfl::rng
