@@ -148,8 +148,8 @@ TEST(CudaEncodeCorBinQ, TwoKeyFormMatchesCpuTwoKeyForm) {
         }
 }
 
-// Inputs built so that nearly every decision's 16-bit head ties with T >> 48 (the rare path
-// that fetches the 48-bit tails on the GPU): still word-for-word equal to the CPU.
+// Inputs built so that nearly every decision's heads tie with T >> 48 (the rare path
+// that fetches the tails on the GPU): still word-for-word equal to the CPU.
 TEST(CudaEncodeCorBinQ, HeadTiesMatchCpu) {
   DPFL_REQUIRE_CUDA_DEVICE();
   const BinaryLevels k = MakeBinaryLevels(8.0, 0.0, 1.0);

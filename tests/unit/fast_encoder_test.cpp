@@ -115,8 +115,8 @@ int ExpectFastEqualsScalar(const BinaryLevels& k, const std::vector<float>& w, c
   return compared;
 }
 
-// The SIMD path decides from 16-bit heads and fetches the 48-bit tails only when the heads tie
-// with T >> 48 (probability 2^-16 per decision, so random inputs almost never reach that code).
+// The SIMD path decides from the heads and fetches the tails only when the heads tie with
+// T >> 48 (probability 2^-13 … 2^-16 per decision, so random inputs rarely reach that code).
 // Here every weight is chosen so that its threshold's top 16 bits equal the top 16 bits of its
 // own V: nearly every decision is a tie, and the output must still equal the scalar loop's.
 TEST(FastEncoders, HeadTiesAreResolvedExactly) {

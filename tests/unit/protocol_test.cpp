@@ -61,7 +61,7 @@ TEST(Protocol, ServerViewHoldsNoSecretsSharedBitsOrWeights) {
     EXPECT_FALSE(Contains(bytes, keys[q1].secret_key.data(), 16));
     EXPECT_FALSE(Contains(bytes, keys[q2].secret_key.data(), 16));
     // The pair's shared stream (first layer key) never appears: neither the raw words of its head
-    // stream (which hold the 16-bit heads of Z) nor those of its tail stream.
+    // stream (which hold the heads of Z) nor those of its tail stream.
     const dpfl::rng::StreamKey layer = DeriveSubKey(k1, "layer", 0);
     std::uint32_t pair_index = 0;
     while (view.pairing.pairs[pair_index] != std::make_pair(q1, q2)) ++pair_index;

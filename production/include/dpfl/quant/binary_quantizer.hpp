@@ -12,9 +12,9 @@
 //  * Output: bit j of the message is bit (j % 64) of word j / 64; 1 = "+" level c + rα. Unused
 //    high bits of the last word are 0. `bits` must hold ⌈m/64⌉ words.
 //  * Randomness: private uniforms at (key, round, client, kPrivateCoin, j); shared uniforms at
-//    (key, round, pair, kSharedBits, j), both decision streams (rng::DecisionUniform64: 16-bit
-//    head, 48-bit tail drawn only when the head ties). Deterministic given the addresses, any
-//    thread count.
+//    (key, round, pair, kSharedBits, j), both decision streams (rng::DecisionUniform64: an 8- or
+//    16-bit head (binary_element.hpp: kLdpqHeadBits, SharedHeadBits, RolePrivateHeadBits), the
+//    tail drawn only when the heads tie). Deterministic given the addresses, any thread count.
 #pragma once
 
 #include <cstddef>
