@@ -14,8 +14,9 @@
 // Philox blocks (4g … 4g+3) of each stream (8-bit heads: half a ChaCha20 block or two Philox
 // blocks), and builds one 32-bit half of a packed word. Lanes 2q and 2q+1 of a warp hold the
 // two halves of word q; one __shfl_xor_sync joins them and lane 2q writes the word. A tie of the
-// heads with T >> 48 (probability 2^−13 … 2^−16) recomputes that parameter's full uniforms. A message of m parameters runs ⌈m/64⌉·2 threads. Out-of-range
-// threads of the last warp take part in the shuffle with zero bits (no early return before it).
+// heads with T >> 48 (probability 2^−13 … 2^−16) recomputes that parameter's full uniforms. A
+// message of m parameters runs ⌈m/64⌉·2 threads. Out-of-range threads of the last warp take
+// part in the shuffle with zero bits (no early return before it).
 #include <cuda_runtime.h>
 
 #include <climits>

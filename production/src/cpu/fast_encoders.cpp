@@ -3,10 +3,11 @@
 // them word for word on both generators).
 //
 // Lazy randomness (dpfl/rng/streams.hpp, docs/production.md "Decision streams"): a decision
-// "V < T" is taken from the top 16 bits of V and T whenever they differ; only on a tie
-// (probability 2^−16) are the tails fetched and the scalar rule evaluated in full. So a parameter
-// costs 2 bytes of keystream per stream instead of 8 (1 byte for CorBinQ's shared stream when
-// d ≤ 8, whose 8-bit heads hold all d shared bits).
+// "V < T" is taken from the bits of V that the streams' heads give (V's top 16, or top d + 8 for
+// CorBinQ with 5 ≤ d < 8) whenever they differ from the same bits of T; only on a tie
+// (probability 2^−13 … 2^−16) are the tails fetched and the scalar rule evaluated in full. So a
+// parameter costs 1 or 2 bytes of keystream per stream instead of 8 (head widths:
+// binary_element.hpp).
 //
 // Why it is bit-identical: the heads are the same pure functions of their addresses (ChaCha20 /
 // Philox4x32-10 evaluated on 16 blocks / 64 counters at once), T >> 48 is computed by the same
@@ -16,9 +17,9 @@
 // the build forbids FMA contraction (-ffp-contract=off).
 //
 // Work unit: 8 packed words = 512 parameters = the 16-bit heads in 16 ChaCha20 blocks or 64
-// Philox blocks per stream (8-bit heads: half of that). Unaligned or partial groups fall back to the scalar loop. Three
-// instruction-set versions (AVX-512 with intrinsics, AVX2 and baseline x86-64 with GCC vector
-// extensions) share one loop and are chosen at run time.
+// Philox blocks per stream (8-bit heads: half of that). Unaligned or partial groups fall back to
+// the scalar loop. Three instruction-set versions (AVX-512 with intrinsics, AVX2 and baseline
+// x86-64 with GCC vector extensions) share one loop and are chosen at run time.
 #include "dpfl/quant/fast_encoders.hpp"
 
 #include <immintrin.h>
