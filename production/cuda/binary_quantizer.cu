@@ -104,13 +104,11 @@ __device__ __forceinline__ void RawQuartet(const rng::StreamKey& key, const rng:
   }
 }
 
-// Head k (0 … 31) of a thread's head uniforms: 16-bit chunk k of u[0..7], or 8-bit chunk k of
-// u[0..3] widened to b << 8 (its top d bits where a 16-bit head's would be).
-__device__ __forceinline__ std::uint32_t HeadOf(const std::uint64_t u[8], int k) {
-  return static_cast<std::uint32_t>(u[k / 4] >> (16 * (k % 4))) & 0xffffu;
-}
-__device__ __forceinline__ std::uint32_t ByteHeadWidened(const std::uint64_t u[4], int k) {
-  return (static_cast<std::uint32_t>(u[k / 8] >> (8 * (k % 8))) & 0xffu) << 8;
+// Head k (0 … 31) of a thread's head uniforms as a 16-bit value: 16-bit chunk k of u[0..7], or
+// 8-bit chunk k of u[0..3] widened to b << 8 (its bits where a 16-bit head's would be).
+__device__ __forceinline__ std::uint32_t Head16(const std::uint64_t* u, int k, bool bytes) {
+  return bytes ? rng::HeadChunk(u, static_cast<std::uint64_t>(k), rng::kHeadBits8) << 8
+               : rng::HeadChunk(u, static_cast<std::uint64_t>(k), rng::kHeadBits16);
 }
 
 // Thread g decides parameters 32·g … 32·g + 31 from their heads (at most one head block per
@@ -128,9 +126,9 @@ __global__ void __launch_bounds__(kBlockThreads)
     std::uint64_t priv[8], shared[8] = {};
     const bool shared_bytes = SharedHeadBits(d) == rng::kHeadBits8;
     const bool private_bytes = M != Mode::kLdpq && RolePrivateHeadBits(d) == rng::kHeadBits8;
-    // Low bits of V >> 48 that the heads leave unknown (8 − d for roles with 5 ≤ d < 8): the
-    // heads are compared with T >> 48 after dropping them, as on the CPU.
-    const int unknown = private_bytes && d < 8 ? 8 - d : 0;
+    // Low bits of V >> 48 that the heads leave unknown: the heads are compared with T >> 48
+    // after dropping them, as on the CPU.
+    const int unknown = M == Mode::kLdpq ? 0 : RoleHeadUnknownBits(d);
     if (private_bytes) {
       RawQuartet<G>(private_key, private_addr, g, priv);
     } else {
@@ -151,8 +149,8 @@ __global__ void __launch_bounds__(kBlockThreads)
       const double x = ClipWeight(static_cast<double>(w[j]), levels);
       const std::uint32_t t16 =
           static_cast<std::uint32_t>((M == Mode::kQ2 ? MinusThreshold(x, levels) : PlusThreshold(x, levels)) >> 48);
-      const std::uint32_t shared16 = shared_bytes ? ByteHeadWidened(shared, k) : HeadOf(shared, k);
-      const std::uint32_t priv16 = private_bytes ? ByteHeadWidened(priv, k) : HeadOf(priv, k);
+      const std::uint32_t shared16 = Head16(shared, k, shared_bytes);
+      const std::uint32_t priv16 = Head16(priv, k, private_bytes);
       const std::uint32_t v_head = (M == Mode::kLdpq ? priv16 : ((shared16 & high) | (priv16 >> shift))) >> unknown;
       const std::uint32_t t_head = t16 >> unknown;
       bool plus;

@@ -415,7 +415,7 @@ struct EncodeJob {
   rng::StreamAddress priv_addr, shared_addr;
   Rule rule;
   int d;               // shared bits (roles only)
-  int coarse;          // low bits of V >> 48 that the heads do not give (HeadCoarseBits)
+  int coarse;          // low bits of V >> 48 that the heads do not give (RoleHeadUnknownBits)
   FloatScreen screen;  // AVX-512 single-precision screen (unusable → exact double comparison)
   // Set when a range met a NaN/±Inf weight (its words are then zeroed, never decided); the
   // entry point then reports the first such index. Checking as the weights stream through the
@@ -601,14 +601,6 @@ EncodeFn Select(Isa isa, Rule rule, int d) {
   return SelectForIsa<Rule::kLdpq, HeadLayout{false, false}>(isa);
 }
 
-// Low bits of V >> 48 that a role's heads leave unknown: V's top 16 bits are min(d, 16) shared
-// bits and then 16 − min(d, 16) private ones, of which the private head gives at most
-// RolePrivateHeadBits(d). 8 − d for 5 ≤ d < 8, else 0.
-int HeadCoarseBits(int d) {
-  const int shared = d < 16 ? d : 16, missing = 16 - shared - RolePrivateHeadBits(d);
-  return missing > 0 ? missing : 0;
-}
-
 // Encodes words [lo, hi): the SIMD body handles whole groups of 8 full words (512 parameters);
 // the scalar loop of cpu_encoders.hpp handles the rest (a misaligned start, the tail).
 void EncodeRange(EncodeFn simd, const EncodeJob& job, std::size_t m, std::span<std::uint64_t> bits, std::size_t lo,
@@ -739,8 +731,8 @@ void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int
                       {shared_ctx.round, pair, rng::Purpose::kSharedBits},
                       role == PairRole::kQ1 ? Rule::kQ1 : Rule::kQ2,
                       d,
-                      HeadCoarseBits(d),
-                      MakeFloatScreen(levels, role == PairRole::kQ2, HeadCoarseBits(d)),
+                      RoleHeadUnknownBits(d),
+                      MakeFloatScreen(levels, role == PairRole::kQ2, RoleHeadUnknownBits(d)),
                       nullptr};
   RunJob(job, w.size(), bits, threads, isa);
 }

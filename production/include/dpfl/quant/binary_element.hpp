@@ -94,6 +94,15 @@ inline constexpr int kLdpqHeadBits = 16;
 DPFL_HD int SharedHeadBits(int d) { return d <= 8 ? 8 : 16; }
 DPFL_HD int RolePrivateHeadBits(int d) { return d >= 5 ? 8 : 16; }
 
+// Low bits of V >> 48 that a role's heads leave unknown, so that the fast paths compare V >> 48
+// and T >> 48 without them: V's top 16 bits are min(d, 16) shared bits and then
+// 16 − min(d, 16) private ones, of which the private head gives at most RolePrivateHeadBits(d).
+// 8 − d for 5 ≤ d < 8, else 0.
+DPFL_HD int RoleHeadUnknownBits(int d) {
+  const int shared = d < 16 ? d : 16, missing = 16 - shared - RolePrivateHeadBits(d);
+  return missing > 0 ? missing : 0;
+}
+
 // V = top d bits of `shared` ‖ top 64 − d bits of `priv`, 0 ≤ d ≤ 62.
 template <class Faults = NoFaults>
 DPFL_HD std::uint64_t MergeSharedPrivate(std::uint64_t shared, std::uint64_t priv, int d) {

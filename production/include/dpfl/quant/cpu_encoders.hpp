@@ -59,13 +59,12 @@ inline void RawUniforms(const StreamContext& ctx, const rng::StreamAddress& addr
 // The 64 heads are raw uniforms 8·word … + 7 (8-bit) or 16·word … + 15 (16-bit).
 inline void UniformsForWord(const StreamContext& ctx, const rng::StreamAddress& addr, std::size_t word, int head_bits,
                             std::uint64_t u[64]) {
-  const int h = head_bits == rng::kHeadBits8 ? rng::kHeadBits8 : rng::kHeadBits16, per_uniform = 64 / h;
+  const int h = rng::ValidHeadBits(head_bits);
   std::uint64_t heads[16];  // 64 heads of h bits = h raw uniforms
   RawUniforms(ctx, addr, static_cast<std::uint64_t>(word) * static_cast<std::uint64_t>(h), h, heads);
   RawUniforms(ctx, rng::TailAddress(addr), static_cast<std::uint64_t>(word) * 64, 64, u);
-  const std::uint64_t head_mask = (std::uint64_t{1} << h) - 1;
   for (int k = 0; k < 64; ++k)
-    u[k] = (((heads[k / per_uniform] >> (h * (k % per_uniform))) & head_mask) << (64 - h)) | (u[k] >> h);
+    u[k] = rng::DecisionUniformFromParts(rng::HeadChunk(heads, static_cast<std::uint64_t>(k), h), u[k], h);
 }
 
 // Shared uniforms for one word (head width SharedHeadBits(d)); the kReuseSharedBits mutant reads

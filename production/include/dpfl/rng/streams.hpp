@@ -106,20 +106,29 @@ DPFL_HD StreamAddress TailAddress(const StreamAddress& addr) {
 // Head widths of a decision stream (bits of V drawn from the head stream).
 inline constexpr int kHeadBits8 = 8, kHeadBits16 = 16;
 
-// Head(j, h): h-bit chunk j of the head stream (little-endian keystream order), h ∈ {8, 16}
-// (callers pass the constants above; any other value is read as 16).
+// Callers pass the constants above; any other value is read as 16.
+DPFL_HD int ValidHeadBits(int head_bits) { return head_bits == kHeadBits8 ? kHeadBits8 : kHeadBits16; }
+
+// h-bit chunk k of raw uniforms laid end to end in little-endian order (raw[k / (64/h)] holds
+// it): the heads of a stream's parameters from the raw uniforms of its head stream.
+DPFL_HD std::uint32_t HeadChunk(const std::uint64_t* raw, std::uint64_t k, int head_bits) {
+  head_bits = ValidHeadBits(head_bits);
+  const unsigned per_uniform = 64u / static_cast<unsigned>(head_bits);
+  return static_cast<std::uint32_t>(raw[k / per_uniform] >> (head_bits * static_cast<int>(k % per_uniform))) &
+         ((1u << head_bits) - 1u);
+}
+
+// Head(j, h): h-bit chunk j of the head stream (little-endian keystream order), h ∈ {8, 16}.
 DPFL_HD std::uint32_t DecisionHead(Generator gen, const StreamKey& key, const StreamAddress& addr, std::uint64_t j,
                                    int head_bits) {
-  head_bits = head_bits == kHeadBits8 ? kHeadBits8 : kHeadBits16;
-  const unsigned per_uniform = head_bits == kHeadBits8 ? 8u : 4u;
+  const std::uint64_t per_uniform = 64u / static_cast<unsigned>(ValidHeadBits(head_bits));
   const std::uint64_t raw = Uniform64(gen, key, addr, j / per_uniform);
-  return static_cast<std::uint32_t>(raw >> (head_bits * static_cast<int>(j % per_uniform))) &
-         ((1u << head_bits) - 1u);
+  return HeadChunk(&raw, j % per_uniform, head_bits);
 }
 
 // V = head ‖ top 64 − h bits of the raw tail uniform (Uniform64(TailAddress(addr), j)).
 DPFL_HD std::uint64_t DecisionUniformFromParts(std::uint32_t head, std::uint64_t tail, int head_bits) {
-  head_bits = head_bits == kHeadBits8 ? kHeadBits8 : kHeadBits16;
+  head_bits = ValidHeadBits(head_bits);
   return (static_cast<std::uint64_t>(head) << (64 - head_bits)) | (tail >> head_bits);
 }
 
