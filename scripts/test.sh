@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's test command: installs deps, configures, builds and runs every test with ctest
-# in two configurations — the default (RelWithDebInfo, -Werror) and ASan+UBSan — and exits
+# in two configurations — the default (Release, DPFL_WERROR=ON) and ASan+UBSan — and exits
 # non-zero on any failure. Set DPFL_SKIP_DEPS=1 to skip the apt step, DPFL_SKIP_ASAN=1 to skip
 # the sanitizer configuration, DPFL_JOBS=N to change build parallelism.
 # A third configuration builds only the libFuzzer targets with clang (build-fuzz) and runs
@@ -28,9 +28,12 @@ run_fuzz() {  # clang + libFuzzer, fuzz targets only
     return
   fi
   echo "== configure (fuzz, clang)"
-  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDPFL_CUDA=OFF -DDPFL_TORCH=OFF >/dev/null
+  CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDPFL_CUDA=OFF -DDPFL_TORCH=OFF \
+    -DDPFL_WERROR=ON >/dev/null
   echo "== build (fuzz)"
-  cmake --build build-fuzz -j "$JOBS" --target fuzz_quantizer_inputs fuzz_quantizer_bias
+  # The quantizer targets and the parsers of untrusted bytes (fuzz/README.md).
+  cmake --build build-fuzz -j "$JOBS" --target fuzz_quantizer_inputs fuzz_quantizer_bias \
+    fuzz_idx_loader fuzz_cifar_loader fuzz_train_config fuzz_certificate fuzz_exact_number
   echo "== test (fuzz)"
   ctest --test-dir build-fuzz -L fuzz --output-on-failure --timeout 900
 }

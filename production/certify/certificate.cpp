@@ -1,81 +1,24 @@
-// See certificate.hpp. Links dpfl_reference (accounting only).
+// See certificate.hpp: the runtime monitor, the configuration mapping and BuildCertificate.
+// The privacy section is in privacy_ledger.cpp, verification in verify.cpp, signatures in
+// signatures.cpp. Links dpfl_reference (accounting only).
 #include "certificate.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
+#include "certificate_internal.hpp"
 #include "dpfl/error.hpp"
+#include "dpfl/format.hpp"
 #include "dpfl/fl/mechanisms.hpp"
-#include "dpfl/quant/binary_element.hpp"
-#include "dpfl/quant/binary_quantizer.hpp"
-#include "dpfl/ref/corbin_fl_privacy.hpp"
 #include "dpfl/ref/enclosure.hpp"
-#include "dpfl/ref/gaussian.hpp"
-#include "dpfl/ref/laplace.hpp"
 #include "dpfl/ref/ldpq.hpp"
-#include "dpfl/ref/numbers.hpp"
 
 namespace dpfl::certify {
-namespace {
 
+using namespace internal;  // NOLINT: the certificate's own helpers
 using ref::Enclosure;
-using ref::Interval;
-using ref::Rational;
-constexpr int kPrec = 256;
-constexpr int kDigits = 25;
-
-Rational Exact(double x) { return Rational(x); }
-Rational Two64() { return ref::Pow2(64); }
-Rational FromU64(std::uint64_t v) {
-  return Rational(static_cast<std::uint32_t>(v >> 32)) * ref::Pow2(32) + Rational(static_cast<std::uint32_t>(v));
-}
-std::string Dec(const Rational& x) { return ref::ToDecimalString(x, kDigits); }
-nlohmann::json IntervalJson(const Interval& x) { return {{"lo", Dec(x.lo())}, {"hi", Dec(x.hi())}}; }
-
-// max(a/b, (2^64 − b)/(2^64 − a)) for thresholds of the outcome at the favourable end (a) and
-// the unfavourable end (b): the worst ratio of one binary output.
-Rational BitRatio(std::uint64_t favourable, std::uint64_t unfavourable) {
-  if (unfavourable == 0 || favourable == ~std::uint64_t{0})
-    throw Undecidable("a threshold reaches 0 or 2^64 - 1: the implemented epsilon is unbounded");
-  const Rational a = FromU64(favourable), b = FromU64(unfavourable);
-  return ref::Max(a / b, (Two64() - b) / (Two64() - a));
-}
-
-double Num(const nlohmann::json& j, const char* key) { return j.at(key).get<double>(); }
-
-nlohmann::json Ucdp(const nlohmann::json& cfg, fl::MechanismKind kind, double r_max) {
-  const double dropout = Num(cfg, "dropout");
-  const Rational n(cfg.at("clients").get<std::uint64_t>()), m(cfg.at("parameters").get<std::uint64_t>());
-  const Rational delta = Exact(Num(cfg, "delta_u"));
-  const auto budget = ref::PrivacyBudget::FromEpsilon(Exact(Num(cfg, "eps_p")));
-  try {
-    if (fl::UsesPairs(kind) && dropout > 0) {
-      ref::Thm4Params p{budget, Exact(dropout), n, delta, delta / 2, Exact(r_max), m, kPrec};
-      const ref::Thm4Result res = ref::Theorem4(p);
-      auto variant = [](const ref::Thm4Variant& v) {
-        return nlohmann::json{{"eps_u", IntervalJson(v.eps_u)}, {"gamma", IntervalJson(v.gamma)},
-                              {"precondition_holds", v.precondition.holds}};
-      };
-      return {{"theorem", "seed-000 Thm 4 (dropout), delta1 = delta_u/2"}, {"delta_u", Dec(delta)},
-              {"as_printed", variant(res.as_printed)}, {"corrected", variant(res.corrected)}};
-    }
-    if (kind == fl::MechanismKind::kAugCorBinFl) {
-      ref::Thm3Params p{budget, n, Exact(Num(cfg, "gamma")), m, delta, Exact(r_max), kPrec};
-      const ref::Thm3Privacy res = ref::Theorem3Privacy(p);
-      return {{"theorem", "seed-000 Thm 3 (AugCorBin-FL)"}, {"delta_u", Dec(delta)},
-              {"as_printed", {{"eps_u", IntervalJson(res.eps_u_as_printed)},
-                              {"precondition_holds", res.precondition_as_printed.holds}}},
-              {"corrected", {{"eps_u", IntervalJson(res.eps_u_corrected)},
-                             {"precondition_holds", res.precondition_corrected.holds}}}};
-    }
-  } catch (const std::exception& e) {
-    return {{"applicable", false}, {"reason", std::string(e.what())}};
-  }
-  return {{"applicable", false}, {"reason", "no UCDP theorem for this mechanism (Thm 3: augcorbin-fl; Thm 4: pairs with dropout)"}};
-}
-
-}  // namespace
 
 std::string HexDouble(double x) {
   char buf[64];
@@ -86,8 +29,20 @@ std::string HexDouble(double x) {
 double ParseHexDouble(const std::string& s) {
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  if (end == s.c_str() || *end != '\0' || !std::isfinite(v)) throw InvalidArgument("certificate", "bad number '" + s + "'");
+  if (s.empty() || end == s.c_str() || *end != '\0' || !std::isfinite(v))
+    throw InvalidArgument("certificate", "bad number '" + s.substr(0, 40) + "'");
   return v;
+}
+
+double MonitorCritical(double alpha) {
+  if (!(alpha > 0 && alpha < 1)) throw InvalidArgument("alpha", "monitor false-alarm rate must be in (0, 1), got " + ShortestDouble(alpha));
+  double lo = 0, hi = 40;
+  for (int k = 0; k < 80; ++k) {
+    const double mid = (lo + hi) / 2;
+    const Enclosure tail = Rational(1) - ref::NormalCdf(Enclosure(kPrec, Exact(mid)));
+    (tail.LoDouble() * 2 > alpha ? lo : hi) = mid;
+  }
+  return hi;
 }
 
 fl::MonitorOutcome MonitorRound(const fl::MechanismConfig& config, std::uint32_t, const std::vector<fl::MonitorSample>& samples,
@@ -97,14 +52,7 @@ fl::MonitorOutcome MonitorRound(const fl::MechanismConfig& config, std::uint32_t
   out.applicable = true;
   out.alpha = alpha;
   out.samples = samples.size();
-  // Two-sided normal critical value z_{1−α/2}, enclosed by bisection on the reference Φ.
-  double lo = 0, hi = 40;
-  for (int k = 0; k < 80; ++k) {
-    const double mid = (lo + hi) / 2;
-    const Enclosure tail = Rational(1) - ref::NormalCdf(Enclosure(kPrec, Exact(mid)));
-    (tail.LoDouble() * 2 > alpha ? lo : hi) = mid;
-  }
-  out.critical = hi;
+  out.critical = MonitorCritical(alpha);
   double sum = 0, mean = 0, var = 0;
   if (fl::IsBinary(config.kind)) {
     out.test = "two-sided z-test: sum of sampled bits vs the exact LDPQ marginals q(w) (reference)";
@@ -131,111 +79,80 @@ fl::MonitorOutcome MonitorRound(const fl::MechanismConfig& config, std::uint32_t
   return out;
 }
 
-nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& rounds) {
-  const fl::MechanismKind kind = fl::ParseMechanism(cfg.at("mechanism").get<std::string>());
-  const double eps = Num(cfg, "eps_p");
-  nlohmann::json out;
-  out["notion"] = fl::HasPldp(kind) ? "PLDP per parameter per round (seed-000 eq. 3); composition over rounds: basic (sum)"
-                                    : "none (this mechanism gives no privacy)";
-  out["rounds"] = nlohmann::json::array();
-  Rational eps_total_hi = 0, eps_u_total_printed = 0, eps_u_total_corrected = 0, delta_total = 0;
-  bool ucdp_all = true;
-  for (const auto& round : rounds) {
-    const auto cs = round.at("c"), rs = round.at("r");
-    nlohmann::json entry;
-    entry["round"] = round.at("round");
-    double r_max = 0;
-    for (const auto& r : rs) r_max = std::max(r_max, ParseHexDouble(r.get<std::string>()));
-    if (!fl::HasPldp(kind)) {
-      out["rounds"].push_back(entry);
-      continue;
-    }
-    entry["eps_p_intended"] = Dec(Exact(eps));
-    Rational worst = 0;
-    std::size_t worst_layer = 0;
-    Rational delta_hi = 0;
-    for (std::size_t l = 0; l < cs.size(); ++l) {
-      const double c = ParseHexDouble(cs[l].get<std::string>()), r = ParseHexDouble(rs[l].get<std::string>());
-      Rational ratio;
-      if (fl::IsBinary(kind)) {
-        const quant::BinaryLevels k = quant::MakeBinaryLevels(eps, c, r);
-        ratio = BitRatio(quant::PlusThreshold(k.hi, k), quant::PlusThreshold(k.lo, k));
-        if (fl::UsesPairs(kind))
-          ratio = ref::Max(ratio, BitRatio(quant::MinusThreshold(k.lo, k), quant::MinusThreshold(k.hi, k)));
-      } else if (kind == fl::MechanismKind::kLaplace) {
-        const double b = fl::LaplaceScale(eps, 2 * r);
-        ratio = ref::LaplacePureEpsilon(Exact(b), Exact(2 * r));  // an ε here, exponentiated below
-      } else {  // gaussian
-        const double sigma = fl::AnalyticGaussianSigma(eps, Num(cfg, "delta"), 2 * r);
-        const Interval d = ref::AnalyticGaussianDelta(Exact(eps), Exact(sigma), Exact(2 * r), kPrec);
-        if (d.hi() > delta_hi) delta_hi = d.hi();
-        ratio = 0;
-      }
-      if (ratio > worst) {
-        worst = ratio;
-        worst_layer = l;
-      }
-    }
-    Interval eps_impl;
-    if (fl::IsBinary(kind)) {
-      eps_impl = ref::ToInterval(ref::LogQ(kPrec, worst));
-      entry["worst_ratio"] = ref::ToExactString(worst);
-    } else if (kind == fl::MechanismKind::kLaplace) {
-      eps_impl = Interval(worst);
-    } else {
-      eps_impl = Interval(Exact(eps));
-      entry["delta_implemented_hi"] = Dec(delta_hi);
-      entry["delta_ok"] = delta_hi <= Exact(Num(cfg, "delta"));
-      delta_total += Exact(Num(cfg, "delta"));
-    }
-    entry["worst_layer"] = worst_layer;
-    entry["eps_p_implemented"] = IntervalJson(eps_impl);
-    eps_total_hi += eps_impl.hi();
-    entry["ucdp"] = Ucdp(cfg, kind, r_max);
-    if (entry["ucdp"].contains("as_printed")) {
-      eps_u_total_printed += ref::ParseRational(entry["ucdp"]["as_printed"]["eps_u"]["hi"].get<std::string>(), "eps_u");
-      eps_u_total_corrected += ref::ParseRational(entry["ucdp"]["corrected"]["eps_u"]["hi"].get<std::string>(), "eps_u");
-    } else {
-      ucdp_all = false;
-    }
-    out["rounds"].push_back(entry);
-  }
-  if (fl::HasPldp(kind)) {
-    nlohmann::json comp;
-    comp["rule"] = "basic composition: epsilons (upper ends) and deltas add over rounds";
-    comp["eps_p_intended_total"] = Dec(Exact(eps) * Rational(static_cast<long>(rounds.size())));
-    comp["eps_p_implemented_total_hi"] = Dec(eps_total_hi);
-    if (kind == fl::MechanismKind::kGaussian) comp["delta_total"] = Dec(delta_total);
-    if (ucdp_all && !rounds.empty()) {
-      comp["eps_u_total_as_printed_hi"] = Dec(eps_u_total_printed);
-      comp["eps_u_total_corrected_hi"] = Dec(eps_u_total_corrected);
-      comp["delta_u_total"] = Dec(Exact(Num(cfg, "delta_u")) * Rational(static_cast<long>(rounds.size())));
-    }
-    out["composition"] = comp;
-  }
-  return out;
+fl::TrainConfig TrainConfigFromJson(const nlohmann::json& cfg) {
+  fl::TrainConfig c;
+  c.mechanism.kind = fl::ParseMechanism(Str(cfg, "mechanism"));
+  c.mechanism.eps_p = Num(cfg, "eps_p");
+  c.mechanism.d = Int(cfg, "d");
+  c.mechanism.gamma = Num(cfg, "gamma");
+  c.mechanism.delta = Num(cfg, "delta");
+  c.mechanism.dropout = Num(cfg, "dropout");
+  const std::string generator = Str(cfg, "generator");
+  if (generator != "chacha20" && generator != "philox")
+    throw InvalidArgument("--generator", "must be chacha20 or philox, got '" + generator + "'");
+  c.mechanism.generator = generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
+  c.clients = static_cast<std::uint32_t>(U64(cfg, "clients", std::numeric_limits<std::uint32_t>::max()));
+  c.rounds = static_cast<std::uint32_t>(U64(cfg, "rounds", std::numeric_limits<std::uint32_t>::max()));
+  c.lambda = Num(cfg, "lambda");
+  c.seed = U64(cfg, "seed");
+  c.local_epochs = Int(cfg, "local_epochs");
+  c.local_steps = Int(cfg, "local_steps");
+  c.batch = Int(cfg, "batch");
+  c.patience = Int(cfg, "patience");
+  c.radius_scale = Num(cfg, "radius_scale");
+  c.split = Str(cfg, "split");
+  c.dirichlet_beta = Num(cfg, "beta");
+  c.monitor_samples = U64(cfg, "monitor_samples");
+  c.keys = Str(cfg, "keys");
+  // The chain binds every setting except the LibTorch thread count: how many threads compute a
+  // round is not part of what was sent (if the thread count changes the arithmetic, the
+  // messages differ and so does the chain).
+  nlohmann::json context = cfg;
+  context.erase("threads");
+  c.transcript_context = context.dump();
+  return c;
 }
 
-namespace {
-std::string Digest(nlohmann::json cert) {
+std::string internal::Digest(nlohmann::json cert) {
   cert.erase("digest");
   const std::string text = cert.dump();
   return fl::Sha256Hex(text.data(), text.size());
 }
+
+namespace {
+
+nlohmann::json MonitorJson(const fl::MonitorOutcome& m) {
+  return {{"applicable", m.applicable}, {"passed", m.passed}, {"test", m.test}, {"statistic", m.statistic},
+          {"critical", m.critical}, {"alpha", m.alpha}, {"samples", m.samples}};
+}
 }  // namespace
 
 nlohmann::json BuildCertificate(const nlohmann::json& configuration, const nlohmann::json& dataset,
-                                const std::string& code_version, const fl::TrainResult& result) {
+                                const std::string& code_version, const fl::TrainResult& result, const RunFiles& files,
+                                const std::optional<std::string>& signing_public_key) {
   nlohmann::json cert;
-  cert["format"] = "dpfl-certificate-v1";
+  cert["format"] = kFormat;
   cert["configuration"] = configuration;
   cert["dataset"] = dataset;
   cert["code_version"] = code_version;
-  cert["keys_policy"] =
-      "simulation: client X25519 key pairs (crypto_kx_seed_keypair) and private-coin ChaCha20 keys are derived from the "
-      "run seed with BLAKE2b, so runs are reproducible; the pair key is BLAKE2b(X25519(sk, pk_partner) || pk_Q1 || pk_Q2) "
-      "and keys the pair's shared bits; the server relays public keys, the pairing and the quantized bits only. "
-      "Anyone who knows the seed can recompute every key: a deployment must draw client keys with randombytes.";
+  const bool random = Str(configuration, "keys") == "random";
+  cert["keys_policy"] = {
+      {"mode", random ? "random" : "simulated"},
+      {"statement",
+       random ? "client Ed25519 identity keys, X25519 keys and private-coin ChaCha20 keys were drawn with randombytes and "
+                "never stored: the run cannot be replayed bit for bit, and nobody can recompute the clients' randomness"
+              : "simulated: every client key (Ed25519 identity, X25519, private-coin ChaCha20) is derived from the run seed "
+                "with BLAKE2b, so the run is reproducible and replayable; the seed is in this certificate, so anyone can "
+                "recompute every key and every client's randomness: this protects nothing against a real adversary"},
+      {"pairing",
+       "each round every client signs its X25519 public key (with round and client id) with its Ed25519 identity key; the "
+       "partner checks the signature against the identity directory before deriving the pair key "
+       "BLAKE2b(X25519(sk, pk_partner) || pk_Q1 || pk_Q2); the server relays keys, signatures, pairing and messages only"}};
+  cert["authenticity"] = signing_public_key
+                             ? nlohmann::json{{"signed", true}, {"scheme", "Ed25519 (libsodium crypto_sign_detached) over the exact bytes of certificate.json, in certificate.json.sig"},
+                                              {"public_key", *signing_public_key}}
+                             : nlohmann::json{{"signed", false},
+                                              {"statement", "unsigned: the digest below detects accidental edits only; anyone can recompute it"}};
   cert["rounds"] = nlohmann::json::array();
   nlohmann::json layers = nlohmann::json::array();
   for (const auto& r : result.history) {
@@ -244,45 +161,20 @@ nlohmann::json BuildCertificate(const nlohmann::json& configuration, const nlohm
     for (double x : r.r) rr.push_back(HexDouble(x));
     layers.push_back({{"round", r.round + 1}, {"c", c}, {"r", rr}});
     cert["rounds"].push_back({{"round", r.round + 1}, {"val_accuracy", r.val_accuracy}, {"test_accuracy", r.test_accuracy},
-                              {"survivors", r.survivors}, {"pairs", r.pairs}, {"solo", r.solo},
-                              {"reloaded_best", r.reloaded_best},
-                              {"monitor", {{"applicable", r.monitor.applicable}, {"passed", r.monitor.passed},
-                                           {"test", r.monitor.test}, {"statistic", r.monitor.statistic},
-                                           {"critical", r.monitor.critical}, {"alpha", r.monitor.alpha},
-                                           {"samples", r.monitor.samples}}}});
+                              {"survivors", r.survivors}, {"pairs", r.pairs}, {"solo", r.solo}, {"idle", r.idle},
+                              {"reloaded_best", r.reloaded_best}, {"transcript", r.transcript},
+                              {"monitor", MonitorJson(r.monitor)}});
   }
   cert["broadcast_ranges"] = layers;
   cert["privacy"] = ComputePrivacy(configuration, layers);
+  cert["transcript"] = {{"h0", result.transcript_start},
+                        {"final", result.history.empty() ? result.transcript_start : result.history.back().transcript},
+                        {"layout", "docs/training.md, Transcript hash chain (dpfl-transcript-v1, dpfl-round-v1)"}};
+  cert["files"] = {{"final_weights.bin", files.weights_sha256}, {"metrics.csv", files.metrics_sha256}};
   cert["final"] = {{"test_accuracy", result.final_test.accuracy}, {"test_loss", result.final_test.loss},
-                   {"weights_sha256", fl::Sha256Hex(result.final_weights.data(), result.final_weights.size() * sizeof(float))}};
+                   {"weights_sha256", files.weights_sha256}};
   cert["digest"] = Digest(cert);
   return cert;
-}
-
-Verification VerifyCertificate(const nlohmann::json& cert) {
-  Verification v;
-  auto problem = [&](const std::string& p) {
-    v.ok = false;
-    v.problems.push_back(p);
-  };
-  try {
-    if (cert.value("format", "") != "dpfl-certificate-v1") problem("format is not dpfl-certificate-v1");
-    const nlohmann::json recomputed = ComputePrivacy(cert.at("configuration"), cert.at("broadcast_ranges"));
-    if (recomputed != cert.at("privacy")) {
-      const auto diff = nlohmann::json::diff(cert.at("privacy"), recomputed);
-      problem("privacy ledger differs from the recomputation: " + diff.dump().substr(0, 400));
-    }
-    for (const auto& r : cert.at("rounds"))
-      if (r.at("monitor").at("applicable").get<bool>() && !r.at("monitor").at("passed").get<bool>())
-        problem("runtime monitor failed in round " + r.at("round").dump());
-    if (cert.at("rounds").size() != cert.at("broadcast_ranges").size()) problem("round count mismatch");
-    for (const auto& entry : recomputed.value("rounds", nlohmann::json::array()))
-      if (entry.contains("delta_ok") && !entry["delta_ok"].get<bool>()) problem("gaussian delta exceeds the target");
-    if (cert.value("digest", "") != Digest(cert)) problem("digest mismatch (the certificate was edited)");
-  } catch (const std::exception& e) {
-    problem(std::string("malformed certificate: ") + e.what());
-  }
-  return v;
 }
 
 }  // namespace dpfl::certify

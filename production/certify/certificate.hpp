@@ -1,9 +1,9 @@
-// Certified runs (DESIGN.md "Certificate"; issue 6): the runtime monitor, certificate.json and
-// its verification. This is the one part of production that may call the reference
-// (dpfl_reference), because it computes once-per-round accounting numbers, never samples. It
-// lives outside production/{include,src} so that the architecture check
-// `production_is_independent_of_reference` keeps guarding the sampling code. Its public header
-// includes no reference header.
+// Certified runs (DESIGN.md "Certificate (v2)"; issues 6 and 13): the runtime monitor,
+// certificate.json, its Ed25519 signature and its verification. This is the one part of
+// production that may call the reference (dpfl_reference), because it computes once-per-round
+// accounting numbers, never samples. It lives outside production/{include,src} so that the
+// architecture check `production_is_independent_of_reference` keeps guarding the sampling code.
+// Its public header includes no reference header.
 //
 // Privacy ledger, per round t (ε_p is per parameter and per round; logs natural):
 //  * Binary mechanisms (ldp-fl, corbin-fl, augcorbin-fl, coq-fl): for each layer the production
@@ -13,12 +13,17 @@
 //    R+ = max(T+(c+r)/T+(c−r), (2^64 − T+(c−r))/(2^64 − T+(c+r))) and for the Q2 rule the same
 //    with the "−" thresholds; the thresholds are monotone in w, so the ends are the worst case.
 //    R is an exact rational; ε_implemented = ln R is enclosed by MPFI (reference Enclosure).
-//  * laplace: b = 2r/ε_p in double; ε_implemented = 2r/b exactly (reference LaplacePureEpsilon).
-//  * gaussian: σ from the production calibration; the reference encloses δ(ε_p, σ, 2r) of
-//    Balle & Wang and the ledger records its upper end (must be ≤ δ).
+//  * laplace / gaussian: the exact discrete law the production code samples on a grid of N
+//    steps per layer (fl::DiscreteNoiseLawFor): laplace ε = N/t exactly
+//    (ref::DiscreteLaplaceEpsilon); gaussian δ of the discrete Gaussian with sensitivity N,
+//    enclosed by ref::DiscreteGaussianDelta, whose upper end must be ≤ δ.
 //  * UCDP: augcorbin-fl (Thm 3) and pair mechanisms with dropout (Thm 4, δ1 = δ_u/2), printed
-//    and corrected, with the preconditions; "not applicable" with the reason otherwise.
-//  * Composition: basic (sums over rounds of ε and of δ).
+//    and corrected, with the preconditions. Only the corrected form whose precondition holds is
+//    ever a guarantee; a theorem whose precondition fails is reported as not applying and is
+//    never summed (issue 13 item 2).
+// Guarantees (privacy.guarantees): every notion side by side in one schema {notion, unit,
+// adjacency, observer, composition, epsilon_lo, epsilon_hi, delta, applies, reason}, and
+// privacy.releases: what the run releases and whether a guarantee covers it (issue 13 item 3).
 // Runtime monitor: each round, the sampled coordinates' outputs are compared with the exact
 // marginals (binary: q(w) from the reference LDPQ law; gaussian/laplace: the noise law) by a
 // two-sided z-test at false-alarm rate α = 1e-6 per round; a rejection stops the run (fail
@@ -27,6 +32,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,26 +42,77 @@
 
 namespace dpfl::certify {
 
+inline constexpr char kFormat[] = "dpfl-certificate-v2";
 inline constexpr double kMonitorAlpha = 1e-6;
 
+// Two-sided normal critical value z_{1−α/2} (bisection on the reference's enclosed Φ, 80 steps
+// from [0, 40]; the upper end is returned, so the test never rejects more often than α).
+double MonitorCritical(double alpha);
 fl::MonitorOutcome MonitorRound(const fl::MechanismConfig& config, std::uint32_t round,
                                 const std::vector<fl::MonitorSample>& samples, double alpha = kMonitorAlpha);
 
+// The run's configuration as stored in certificate.json ("configuration") ⇄ the TrainConfig
+// that RunTraining gets. The CLI builds the JSON first and the TrainConfig from it, so training,
+// verification and replay use one mapping. Throws InvalidArgument for a missing or mistyped
+// field; ValidateTrainConfig is not called (the caller decides).
+fl::TrainConfig TrainConfigFromJson(const nlohmann::json& configuration);
+
 // The privacy section recomputed from the configuration and the broadcast (c, r) of each
 // round. `configuration` needs mechanism, eps_p, d, gamma, delta, delta_u, dropout, clients,
-// parameters; `layers[t]` = {"c": [hex doubles], "r": [hex doubles]}.
+// parameters (and lambda_grid, optional); `layers[t]` = {"c": [hex doubles], "r": [...]}.
 nlohmann::json ComputePrivacy(const nlohmann::json& configuration, const nlohmann::json& rounds);
 
-// The whole certificate; `configuration` must hold the fields ComputePrivacy needs.
+// Files of the run directory whose SHA-256 the certificate records.
+struct RunFiles {
+  std::string weights_sha256, metrics_sha256;
+};
+
+// The whole certificate. `signing_public_key` (hex) is recorded when the operator signs it.
 nlohmann::json BuildCertificate(const nlohmann::json& configuration, const nlohmann::json& dataset,
-                                const std::string& code_version, const fl::TrainResult& result);
+                                const std::string& code_version, const fl::TrainResult& result, const RunFiles& files,
+                                const std::optional<std::string>& signing_public_key);
+
+// Certificates nested deeper than this are rejected before anything else reads them.
+inline constexpr std::size_t kMaxCertificateDepth = 32;
+// Nesting depth of a JSON value (a scalar is 1), computed without recursion.
+std::size_t JsonDepth(const nlohmann::json& value);
+
+struct VerifyOptions {
+  // Directory of certificate.json: final_weights.bin and metrics.csv are checked there, and the
+  // data files at the paths the certificate names (when they exist). Empty: no file checks.
+  std::string directory;
+};
 
 struct Verification {
   bool ok = true;
   std::vector<std::string> problems;
+  std::vector<std::string> checked;      // what was verified
+  std::vector<std::string> not_checked;  // what could not be (e.g. data files absent)
 };
-// Recomputes every privacy number and the digest; any difference is a problem.
-Verification VerifyCertificate(const nlohmann::json& certificate);
+// Recomputes and cross-checks everything the certificate states that can be checked without
+// re-running the training (see docs/training.md "What verify-certificate checks").
+Verification VerifyCertificate(const nlohmann::json& certificate, const VerifyOptions& options = {});
+
+// ---- Operator signatures (Ed25519, libsodium crypto_sign_detached) ---------------------------
+// Key files are text: "dpfl-ed25519-secret-v1\n" + 128 hex digits (libsodium's 64-byte secret
+// key) + "\n", and "dpfl-ed25519-public-v1\n" + 64 hex digits + "\n". A signature file is
+// "dpfl-ed25519-signature-v1\n" + 128 hex digits + "\n", over the exact bytes of the signed file.
+struct KeyPair {
+  std::array<std::uint8_t, 32> public_key{};
+  std::array<std::uint8_t, 64> secret_key{};
+};
+KeyPair GenerateKeyPair();
+std::string PublicKeyText(const KeyPair& keys);
+std::string SecretKeyText(const KeyPair& keys);
+// Parsers of untrusted text: InvalidArgument(argument, ...) for anything malformed.
+KeyPair ParseSecretKey(const std::string& text, const std::string& argument);
+std::array<std::uint8_t, 32> ParsePublicKey(const std::string& text, const std::string& argument);
+std::string Sign(const std::string& bytes, const KeyPair& keys);  // signature file text
+// True iff `signature_text` is a well-formed signature of `bytes` under `public_key`; a
+// malformed signature file is InvalidArgument.
+bool VerifySignature(const std::string& bytes, const std::string& signature_text,
+                     const std::array<std::uint8_t, 32>& public_key);
+std::string Hex(const std::uint8_t* bytes, std::size_t n);
 
 std::string HexDouble(double x);
 double ParseHexDouble(const std::string& s);

@@ -2,6 +2,7 @@
 //   0 success, 2 bad input (one line on stderr naming the flag, nothing on stdout),
 //   1 internal error (e.g. a failing CUDA call).
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -21,6 +22,20 @@ std::string OneLine(std::string text) {
   return text;
 }
 
+// "cannot create directories: Permission denied: '/proc/x'" from libstdc++'s
+// "filesystem error: cannot create directories: Permission denied [/proc/x]".
+std::string FileSystemMessage(const std::filesystem::filesystem_error& e) {
+  std::string what = e.what();
+  const std::string prefix = "filesystem error: ";
+  if (what.rfind(prefix, 0) == 0) what.erase(0, prefix.size());
+  const auto bracket = what.find(" [");
+  if (bracket != std::string::npos) what.erase(bracket);
+  std::string out = OneLine(what);
+  if (!e.path1().empty()) out += ": '" + e.path1().string() + "'";
+  if (!e.path2().empty()) out += " -> '" + e.path2().string() + "'";
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -34,6 +49,7 @@ int main(int argc, char** argv) {
   dpfl::cli::RegisterBenchCommand(app, commands);
   dpfl::cli::RegisterTrainCommand(app, commands);
   dpfl::cli::RegisterVerifyCommand(app, commands);
+  dpfl::cli::RegisterKeygenCommand(app, commands);
   // Name an unknown (sub)command: CLI11 would only say that one is required.
   auto known = [&](const std::string& name, bool top_level) {
     for (const Command& command : commands) {
@@ -81,6 +97,11 @@ int main(int argc, char** argv) {
     }
   } catch (const dpfl::InvalidArgument& e) {
     std::cerr << "dpfl: error: " << OneLine(e.what()) << "\n";
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // An output or input path that cannot be used (e.g. --out /proc/x) is bad input: one line
+    // naming the operation, the reason and the path(s), exit 2 (issue 13 item 6).
+    std::cerr << "dpfl: error: " << FileSystemMessage(e) << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "dpfl: internal error: " << OneLine(e.what()) << "\n";

@@ -1,19 +1,30 @@
-// dpfl train and dpfl verify-certificate (issue 6).
+// dpfl train, dpfl verify-certificate and dpfl keygen (issues 6 and 13).
 //
 // dpfl train --dataset fashion-mnist|mnist|cifar10|synthetic --mechanism NAME --eps-p E --d D
 //            --gamma G --clients N --rounds T --dropout P --lambda L --seed S --out DIR [--resume]
-//            [--data-dir DIR] [--config FILE.json] [--lambda-grid] ...
+//            [--data-dir DIR] [--config FILE.json] [--lambda-grid] [--keys simulated|random]
+//            [--signing-key KEY] ...
 // A JSON config file supplies defaults with the flags' long names as keys (without "--");
 // flags on the command line win. Bad values → exit 2, one line on stderr. A run whose runtime
 // monitor rejects a round stops (exit 3) and writes no certificate.
+//
+// dpfl verify-certificate FILE [--public-key KEY.pub] [--replay [--replay-dir DIR] [--data-dir DIR]]
+// exit 0 verified, 1 rejected (JSON with the problems on stdout, each on stderr), 2 bad input.
+//
+// dpfl keygen --out KEY: an Ed25519 key pair for signing certificates (KEY, mode 0600, and KEY.pub).
 #include "train_command.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "certificate.hpp"
 #include "dpfl/data/datasets.hpp"
@@ -21,81 +32,23 @@
 #include "dpfl/fl/trainer.hpp"
 #include "dpfl/fl/training.hpp"
 #include "dpfl_fl_version.hpp"
+#include "train_config.hpp"
 
 namespace dpfl::cli {
 namespace {
 
-struct TrainArgs {
-  std::string dataset = "fashion-mnist", mechanism = "corbin-fl", data_dir, config_file, out, split = "iid";
-  std::string model = "auto", optimizer = "sgd", generator = "chacha20";
-  double eps_p = 1.0, gamma = 0.2, dropout = 0.0, lambda = 1.0, delta = 1e-5, delta_u = 1e-5, lr = 0.05, momentum = 0.0;
-  double beta = 0.5, radius_scale = 1.25;
-  int d = 5, local_epochs = 1, local_steps = 0, batch = 64, patience = 5, threads = 1;
-  std::uint32_t clients = 10, rounds = 10;
-  std::uint64_t seed = 1;
-  std::size_t max_samples = 0, synthetic_samples = 3000, monitor_samples = 64;
-  bool resume = false, lambda_grid = false, quiet = false, no_plots = false;
-};
+namespace fs = std::filesystem;
 
-template <class T>
-void FromConfig(const nlohmann::json& j, const char* key, T& value, const CLI::App* app) {
-  if (!j.contains(key) || app->count(std::string("--") + key) > 0) return;
-  try {
-    value = j.at(key).get<T>();
-  } catch (const std::exception&) {
-    throw InvalidArgument(std::string("--config"), std::string("key '") + key + "' has the wrong type");
-  }
+std::string ReadText(const std::string& path, const std::string& argument) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidArgument(argument, "cannot open '" + path + "'");
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 void ApplyConfigFile(TrainArgs& a, const CLI::App* app) {
   if (a.config_file.empty()) return;
-  std::ifstream in(a.config_file);
-  if (!in) throw InvalidArgument("--config", "cannot open '" + a.config_file + "'");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const std::exception& e) {
-    throw InvalidArgument("--config", "'" + a.config_file + "' is not valid JSON");
-  }
-  static const char* kKnown[] = {"dataset", "mechanism", "data-dir", "out", "split", "model", "optimizer", "generator",
-                                 "eps-p", "gamma", "dropout", "lambda", "delta", "delta-u", "lr", "momentum", "beta",
-                                 "radius-scale", "d", "local-epochs", "local-steps", "batch", "patience", "threads",
-                                 "clients", "rounds", "seed", "max-samples", "synthetic-samples", "monitor-samples"};
-  for (const auto& [key, value] : j.items()) {
-    bool known = false;
-    for (const char* k : kKnown) known = known || key == k;
-    if (!known) throw InvalidArgument("--config", "unknown key '" + key + "' in '" + a.config_file + "'");
-  }
-  FromConfig(j, "dataset", a.dataset, app);
-  FromConfig(j, "mechanism", a.mechanism, app);
-  FromConfig(j, "data-dir", a.data_dir, app);
-  FromConfig(j, "out", a.out, app);
-  FromConfig(j, "split", a.split, app);
-  FromConfig(j, "model", a.model, app);
-  FromConfig(j, "optimizer", a.optimizer, app);
-  FromConfig(j, "generator", a.generator, app);
-  FromConfig(j, "eps-p", a.eps_p, app);
-  FromConfig(j, "gamma", a.gamma, app);
-  FromConfig(j, "dropout", a.dropout, app);
-  FromConfig(j, "lambda", a.lambda, app);
-  FromConfig(j, "delta", a.delta, app);
-  FromConfig(j, "delta-u", a.delta_u, app);
-  FromConfig(j, "lr", a.lr, app);
-  FromConfig(j, "momentum", a.momentum, app);
-  FromConfig(j, "beta", a.beta, app);
-  FromConfig(j, "radius-scale", a.radius_scale, app);
-  FromConfig(j, "d", a.d, app);
-  FromConfig(j, "local-epochs", a.local_epochs, app);
-  FromConfig(j, "local-steps", a.local_steps, app);
-  FromConfig(j, "batch", a.batch, app);
-  FromConfig(j, "patience", a.patience, app);
-  FromConfig(j, "threads", a.threads, app);
-  FromConfig(j, "clients", a.clients, app);
-  FromConfig(j, "rounds", a.rounds, app);
-  FromConfig(j, "seed", a.seed, app);
-  FromConfig(j, "max-samples", a.max_samples, app);
-  FromConfig(j, "synthetic-samples", a.synthetic_samples, app);
-  FromConfig(j, "monitor-samples", a.monitor_samples, app);
+  const std::string text = ReadText(a.config_file, "--config");
+  ApplyConfigText(a, text, a.config_file, [app](const std::string& key) { return app->count("--" + key) > 0; });
 }
 
 struct LoadedData {
@@ -134,8 +87,39 @@ LoadedData LoadData(const TrainArgs& a) {
   return out;
 }
 
-nlohmann::json RunOne(const TrainArgs& a, const fl::TrainConfig& config, const data::Split& split,
-                      const nlohmann::json& dataset_json) {
+// certificate.json's "configuration": every setting that determines the run, and nothing
+// machine-specific (the data's location is in "dataset"; the data's identity is its SHA-256).
+// The TrainConfig is made from this JSON (certify::TrainConfigFromJson), so training,
+// verification and replay share one mapping.
+nlohmann::json ConfigurationJson(const TrainArgs& a, double lambda, std::size_t parameters, std::size_t layers) {
+  return {{"dataset", a.dataset}, {"mechanism", a.mechanism}, {"eps_p", a.eps_p}, {"d", a.d},
+          {"gamma", a.gamma}, {"delta", a.delta}, {"delta_u", a.delta_u}, {"dropout", a.dropout},
+          {"clients", a.clients}, {"rounds", a.rounds}, {"lambda", lambda}, {"lambda_grid", a.lambda_grid},
+          {"seed", a.seed}, {"model", a.model}, {"optimizer", a.optimizer}, {"lr", a.lr}, {"momentum", a.momentum},
+          {"local_epochs", a.local_epochs}, {"local_steps", a.local_steps}, {"batch", a.batch},
+          {"patience", a.patience}, {"radius_scale", a.radius_scale}, {"split", a.split}, {"beta", a.beta},
+          {"generator", a.generator}, {"threads", a.threads}, {"monitor_samples", a.monitor_samples},
+          {"keys", a.keys}, {"max_samples", a.max_samples}, {"synthetic_samples", a.synthetic_samples},
+          {"parameters", parameters}, {"layers", layers}};
+}
+
+// The reverse, for --replay: the configuration's keys are the flags' names with '_' for '-'.
+TrainArgs ArgsFromConfiguration(const nlohmann::json& cfg) {
+  if (!cfg.is_object()) throw InvalidArgument("certificate", "configuration is not a JSON object");
+  nlohmann::json flags = nlohmann::json::object();
+  for (const auto& [key, value] : cfg.items()) {
+    if (key == "parameters" || key == "layers" || key == "lambda_grid") continue;
+    std::string flag = key;
+    for (char& ch : flag)
+      if (ch == '_') ch = '-';
+    flags[flag] = value;
+  }
+  TrainArgs a;
+  ApplyConfigText(a, flags.dump(), "certificate configuration", [](const std::string&) { return false; });
+  return a;
+}
+
+fl::TrainerOptions TrainerOptionsFor(const TrainArgs& a) {
   fl::TrainerOptions topt;
   topt.model = a.model;
   topt.optimizer = a.optimizer;
@@ -143,38 +127,137 @@ nlohmann::json RunOne(const TrainArgs& a, const fl::TrainConfig& config, const d
   topt.momentum = a.momentum;
   topt.threads = a.threads;
   topt.seed = a.seed;
-  auto trainer = fl::MakeTorchTrainer(topt, split.train.channels, split.train.height, split.train.width, split.train.classes);
-  std::size_t m = 0;
-  for (std::size_t s : trainer->LayerSizes()) m += s;
+  return topt;
+}
+
+// The TrainConfig of a run, validated, from its configuration JSON.
+fl::TrainConfig MakeConfig(const TrainArgs& a, const nlohmann::json& cfg, const std::string& out_dir) {
+  fl::TrainConfig config = certify::TrainConfigFromJson(cfg);
+  config.out_dir = out_dir;
+  config.resume = a.resume;
+  config.progress = !a.quiet;
+  config.plots = !a.no_plots;
+  fl::ValidateTrainConfig(config);
+  return config;
+}
+
+fl::TrainHooks MonitorHooks() {
   fl::TrainHooks hooks;
   hooks.monitor = [](const fl::MechanismConfig& mc, std::uint32_t round, const std::vector<fl::MonitorSample>& s) {
     return certify::MonitorRound(mc, round, s);
   };
-  const fl::TrainResult result = fl::RunTraining(config, split, *trainer, hooks);
-  nlohmann::json cfg = {{"dataset", a.dataset}, {"mechanism", a.mechanism}, {"eps_p", a.eps_p}, {"d", a.d},
-                        {"gamma", a.gamma}, {"delta", a.delta}, {"delta_u", a.delta_u}, {"dropout", a.dropout},
-                        {"clients", a.clients}, {"rounds", a.rounds}, {"lambda", config.lambda}, {"seed", a.seed},
-                        {"model", a.model}, {"optimizer", a.optimizer}, {"lr", a.lr}, {"momentum", a.momentum},
-                        {"local_epochs", a.local_epochs}, {"local_steps", a.local_steps}, {"batch", a.batch},
-                        {"patience", a.patience}, {"radius_scale", a.radius_scale}, {"split", a.split},
-                        {"beta", a.beta}, {"generator", a.generator}, {"threads", a.threads},
-                        {"parameters", m}, {"layers", result.layer_sizes.size()}};
-  const nlohmann::json cert = certify::BuildCertificate(cfg, dataset_json, DPFL_FL_CODE_VERSION, result);
-  const std::string cert_path = (std::filesystem::path(config.out_dir) / "certificate.json").string();
-  {
-    std::ofstream f(cert_path + ".tmp");
-    f << cert.dump(2) << "\n";
-  }
-  std::filesystem::rename(cert_path + ".tmp", cert_path);
-  nlohmann::json out = {{"mechanism", a.mechanism}, {"eps_p", a.eps_p}, {"lambda", config.lambda},
+  return hooks;
+}
+
+struct Trained {
+  nlohmann::json configuration;
+  fl::TrainResult result;
+};
+
+Trained TrainRun(const TrainArgs& a, double lambda, const std::string& out_dir, const data::Split& split) {
+  auto trainer = fl::MakeTorchTrainer(TrainerOptionsFor(a), split.train.channels, split.train.height, split.train.width,
+                                      split.train.classes);
+  std::size_t m = 0;
+  for (std::size_t s : trainer->LayerSizes()) m += s;
+  Trained out;
+  out.configuration = ConfigurationJson(a, lambda, m, trainer->LayerSizes().size());
+  const fl::TrainConfig config = MakeConfig(a, out.configuration, out_dir);
+  out.result = fl::RunTraining(config, split, *trainer, MonitorHooks());
+  return out;
+}
+
+nlohmann::json RunOne(const TrainArgs& a, double lambda, const std::string& out_dir, const data::Split& split,
+                      const nlohmann::json& dataset_json, const std::optional<certify::KeyPair>& signing) {
+  const Trained run = TrainRun(a, lambda, out_dir, split);
+  const fl::TrainResult& result = run.result;
+  certify::RunFiles files;
+  files.weights_sha256 = fl::Sha256Files({result.weights_path});
+  files.metrics_sha256 = fl::Sha256Files({result.metrics_path});
+  std::optional<std::string> public_hex;
+  if (signing) public_hex = certify::Hex(signing->public_key.data(), signing->public_key.size());
+  const nlohmann::json cert =
+      certify::BuildCertificate(run.configuration, dataset_json, DPFL_FL_CODE_VERSION, result, files, public_hex);
+  const std::string cert_path = (fs::path(out_dir) / "certificate.json").string();
+  const std::string text = cert.dump(2) + "\n";
+  fl::WriteFileAtomic(cert_path, text);
+  nlohmann::json out = {{"mechanism", a.mechanism}, {"eps_p", a.eps_p}, {"lambda", lambda},
                         {"final_test_accuracy", result.final_test.accuracy},
                         {"best_val_accuracy", 0.0}, {"rounds", result.history.size()},
-                        {"out", config.out_dir}, {"certificate", cert_path}, {"metrics", result.metrics_path},
+                        {"out", out_dir}, {"certificate", cert_path}, {"metrics", result.metrics_path},
                         {"weights", result.weights_path}, {"plots", result.plots},
-                        {"privacy_composition", cert["privacy"].value("composition", nlohmann::json())}};
+                        {"signed", signing.has_value()}, {"keys", a.keys},
+                        {"guarantees", cert["privacy"]["guarantees"]}};
+  if (signing) {
+    fl::WriteFileAtomic(cert_path + ".sig", certify::Sign(text, *signing));
+    out["signature"] = cert_path + ".sig";
+  } else {
+    std::remove((cert_path + ".sig").c_str());  // a stale signature of an earlier run would mislead
+  }
   double best = 0;
   for (const auto& r : result.history) best = std::max(best, r.val_accuracy);
   out["best_val_accuracy"] = best;
+  return out;
+}
+
+// `verify-certificate --replay`: the training again, from the certificate's configuration, and
+// every round's transcript hash and the final weights compared bit for bit.
+nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, const std::string& replay_dir, bool quiet,
+                      std::vector<std::string>& problems) {
+  const nlohmann::json& cfg = cert.at("configuration");
+  TrainArgs a = ArgsFromConfiguration(cfg);
+  if (a.keys == "random")
+    throw InvalidArgument("--replay", "this run used --keys random: its client keys were drawn with randombytes and never "
+                                      "stored, so it cannot be re-run bit for bit (the certificate's keys_policy says so)");
+  const nlohmann::json& dataset = cert.at("dataset");
+  if (a.dataset != "synthetic") {
+    if (!data_dir.empty()) {
+      a.data_dir = data_dir;
+    } else if (dataset.contains("files") && dataset["files"].is_array() && !dataset["files"].empty() &&
+               dataset["files"][0].is_string()) {
+      a.data_dir = fs::path(dataset["files"][0].get<std::string>()).parent_path().string();
+    }
+  }
+  a.quiet = quiet;
+  a.no_plots = true;
+  a.resume = false;
+  const LoadedData loaded = LoadData(a);
+  if (dataset.contains("sha256") && loaded.description.value("sha256", std::string()) != dataset["sha256"])
+    problems.push_back("replay: the data files found differ from the certificate's (SHA-256 " +
+                       loaded.description.value("sha256", std::string("none")) + ")");
+  const data::Split split = data::SplitTrainValidationTest(loaded.all, a.seed);
+  std::string dir = replay_dir;
+  bool temporary = false;
+  if (dir.empty()) {
+    std::string tmpl = (fs::temp_directory_path() / "dpfl-replay-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) throw fs::filesystem_error("cannot create a replay directory", tmpl, std::error_code(errno, std::generic_category()));
+    dir = tmpl;
+    temporary = true;
+  }
+  nlohmann::json out = {{"directory", dir}};
+  try {
+    const Trained run = TrainRun(a, cfg.at("lambda").get<double>(), dir, split);
+    const nlohmann::json& rounds = cert.at("rounds");
+    std::size_t matched = 0;
+    for (; matched < rounds.size() && matched < run.result.history.size(); ++matched)
+      if (rounds[matched].at("transcript") != run.result.history[matched].transcript) break;
+    if (matched < rounds.size() || run.result.history.size() != rounds.size())
+      problems.push_back("replay: the transcript diverges at round " + std::to_string(matched + 1) + " of " +
+                         std::to_string(rounds.size()) + " (broadcast ranges, messages or global model differ)");
+    const std::string sha = fl::Sha256Files({run.result.weights_path});
+    const bool weights = sha == cert.at("final").at("weights_sha256");
+    if (!weights) problems.push_back("replay: the re-trained final weights differ (SHA-256 " + sha + ")");
+    out["rounds"] = rounds.size();
+    out["rounds_matched"] = matched;
+    out["weights_match"] = weights;
+    out["transcript_final"] = run.result.history.empty() ? run.result.transcript_start : run.result.history.back().transcript;
+  } catch (const fl::MonitorFailure& e) {
+    problems.push_back(std::string("replay: ") + e.what());
+  }
+  if (temporary) {
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+    out.erase("directory");
+  }
   return out;
 }
 
@@ -216,6 +299,10 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   app->add_option("--max-samples", a->max_samples, "use only the first N samples of the data set (0 = all)");
   app->add_option("--synthetic-samples", a->synthetic_samples, "size of the synthetic data set (default 3000)");
   app->add_option("--monitor-samples", a->monitor_samples, "monitored coordinates per client per round (default 64)");
+  app->add_option("--keys", a->keys,
+                  "client keys: simulated (default; derived from the seed, reproducible, protects nothing) or random "
+                  "(randombytes; not reproducible, cannot be replayed)");
+  app->add_option("--signing-key", a->signing_key, "Ed25519 secret key file (dpfl keygen) to sign certificate.json");
   app->add_flag("--quiet", a->quiet, "no progress line");
   app->add_flag("--no-plots", a->no_plots, "do not call gnuplot");
   commands.push_back({app, [a, app]() -> nlohmann::json {
@@ -223,51 +310,28 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
     if (!fl::HaveTorchTrainer())
       throw InvalidArgument("train", "this dpfl was built without LibTorch (DPFL_TORCH=OFF or DPFL_SANITIZE=ON)");
     if (a->out.empty()) throw InvalidArgument("--out", "an output directory is required");
-    if (a->generator != "chacha20" && a->generator != "philox")
-      throw InvalidArgument("--generator", "must be chacha20 or philox, got '" + a->generator + "'");
     if (!(a->delta_u > 0 && a->delta_u < 1)) throw InvalidArgument("--delta-u", "must be in (0, 1)");
     if (a->lambda_grid && app->count("--lambda") > 0)
       throw InvalidArgument("--lambda-grid", "searches lambda itself; do not combine it with --lambda");
-    fl::TrainConfig config;
-    config.mechanism.kind = fl::ParseMechanism(a->mechanism);
-    config.mechanism.eps_p = a->eps_p;
-    config.mechanism.d = a->d;
-    config.mechanism.gamma = a->gamma;
-    config.mechanism.delta = a->delta;
-    config.mechanism.dropout = a->dropout;
-    config.mechanism.generator = a->generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
-    config.clients = a->clients;
-    config.rounds = a->rounds;
-    config.lambda = a->lambda;
-    config.seed = a->seed;
-    config.local_epochs = a->local_epochs;
-    config.local_steps = a->local_steps;
-    config.batch = a->batch;
-    config.patience = a->patience;
-    config.radius_scale = a->radius_scale;
-    config.split = a->split;
-    config.dirichlet_beta = a->beta;
-    config.monitor_samples = a->monitor_samples;
-    config.out_dir = a->out;
-    config.resume = a->resume;
-    config.progress = !a->quiet;
-    config.plots = !a->no_plots;
-    fl::ValidateTrainConfig(config);  // before loading data: bad flags fail fast
+    std::optional<certify::KeyPair> signing;
+    if (!a->signing_key.empty()) signing = certify::ParseSecretKey(ReadText(a->signing_key, "--signing-key"), "--signing-key");
+    // Bad flags fail before any data is loaded (parameters are not known yet: 0 here).
+    MakeConfig(*a, ConfigurationJson(*a, a->lambda, 0, 0), a->out);
     const LoadedData loaded = LoadData(*a);
     const data::Split split = data::SplitTrainValidationTest(loaded.all, a->seed);
     try {
-      if (!a->lambda_grid) return RunOne(*a, config, split, loaded.description);
+      if (!a->lambda_grid) return RunOne(*a, a->lambda, a->out, split, loaded.description, signing);
       nlohmann::json grid = nlohmann::json::array();
       nlohmann::json best;
       for (int k = 1; k <= 10; ++k) {
-        fl::TrainConfig c = config;
-        c.lambda = k / 10.0;
-        c.out_dir = (std::filesystem::path(config.out_dir) / ("lambda-" + std::to_string(k) + "0")).string();
-        nlohmann::json r = RunOne(*a, c, split, loaded.description);
+        const std::string dir = (fs::path(a->out) / ("lambda-" + std::to_string(k) + "0")).string();
+        nlohmann::json r = RunOne(*a, k / 10.0, dir, split, loaded.description, signing);
         if (best.is_null() || r["best_val_accuracy"].get<double>() > best["best_val_accuracy"].get<double>()) best = r;
         grid.push_back(r);
       }
-      return {{"grid", grid}, {"best", best}};
+      return {{"grid", grid}, {"best", best},
+              {"note", "each of the 10 runs spends the whole budget on the same clients' data: the selected model's "
+                       "guarantee is 10 times each run's epsilon and delta (basic composition)"}};
     } catch (const fl::MonitorFailure& e) {
       std::cerr << "dpfl: monitor: " << e.what() << "\n";
       std::exit(3);
@@ -276,25 +340,109 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
 }
 
 void RegisterVerifyCommand(CLI::App& root, std::vector<Command>& commands) {
-  auto* app = root.add_subcommand("verify-certificate", "Recompute every privacy number of certificate.json with the reference");
-  auto file = std::make_shared<std::string>();
-  app->add_option("file,--file", *file, "certificate.json")->required();
-  commands.push_back({app, [file]() -> nlohmann::json {
-    std::ifstream in(*file);
-    if (!in) throw InvalidArgument("file", "cannot open '" + *file + "'");
+  auto* app = root.add_subcommand("verify-certificate",
+                                  "Check certificate.json: signature, file hashes, monitor, privacy (recomputed), "
+                                  "optionally a full replay");
+  struct VerifyArgs {
+    std::string file, public_key, replay_dir, data_dir;
+    bool replay = false, quiet = false;
+  };
+  auto v = std::make_shared<VerifyArgs>();
+  app->add_option("file,--file", v->file, "certificate.json (final_weights.bin and metrics.csv are read beside it)")->required();
+  app->add_option("--public-key", v->public_key, "operator's Ed25519 public key (KEY.pub from dpfl keygen)");
+  app->add_flag("--replay", v->replay, "re-run the training and compare every round's transcript hash and the weights");
+  app->add_option("--replay-dir", v->replay_dir, "keep the replay's outputs here (default: a temporary directory)");
+  app->add_option("--data-dir", v->data_dir, "data directory for --replay (default: where the certificate's files were)");
+  app->add_flag("--quiet", v->quiet, "no progress line during --replay");
+  commands.push_back({app, [v]() -> nlohmann::json {
+    const std::string bytes = ReadText(v->file, "file");
     nlohmann::json cert;
     try {
-      cert = nlohmann::json::parse(in);
+      cert = nlohmann::json::parse(bytes);
     } catch (const std::exception&) {
-      throw InvalidArgument("file", "'" + *file + "' is not valid JSON");
+      throw InvalidArgument("file", "'" + v->file + "' is not valid JSON");
     }
-    const certify::Verification v = certify::VerifyCertificate(cert);
-    if (!v.ok) {
-      for (const auto& p : v.problems) std::cerr << "dpfl: verify-certificate: " << p << "\n";
-      std::cout << nlohmann::json({{"file", *file}, {"verified", false}, {"problems", v.problems}}).dump(2) << "\n";
+    if (certify::JsonDepth(cert) > certify::kMaxCertificateDepth)
+      throw InvalidArgument("file", "'" + v->file + "' is nested deeper than " + std::to_string(certify::kMaxCertificateDepth) +
+                                        " levels: not a dpfl certificate");
+    std::optional<std::array<std::uint8_t, 32>> public_key;
+    if (!v->public_key.empty()) public_key = certify::ParsePublicKey(ReadText(v->public_key, "--public-key"), "--public-key");
+    if (v->replay && !fl::HaveTorchTrainer())
+      throw InvalidArgument("--replay", "this dpfl was built without LibTorch, so it cannot re-run training");
+
+    certify::VerifyOptions options;
+    options.directory = fs::path(v->file).parent_path().string();
+    if (options.directory.empty()) options.directory = ".";
+    certify::Verification ver = certify::VerifyCertificate(cert, options);
+    const auto problem = [&ver](const std::string& p) {
+      ver.ok = false;
+      ver.problems.push_back(p);
+    };
+
+    // Authenticity: the detached Ed25519 signature over the exact bytes of the file.
+    std::string authenticity;
+    const bool claims_signed = cert.is_object() && cert.contains("authenticity") && cert["authenticity"].is_object() &&
+                               cert["authenticity"].value("signed", false) == true;
+    if (public_key) {
+      const std::string sig_path = v->file + ".sig";
+      const std::string hex = certify::Hex(public_key->data(), public_key->size());
+      if (!claims_signed) {
+        problem("--public-key was given but the certificate says it is unsigned");
+      } else if (!fs::exists(sig_path)) {
+        problem("no signature file '" + sig_path + "' beside the certificate");
+      } else if (cert["authenticity"].value("public_key", std::string()) != hex) {
+        problem("the certificate names signing key " + cert["authenticity"].value("public_key", std::string("?")) +
+                ", not the --public-key " + hex);
+      } else if (!certify::VerifySignature(bytes, ReadText(sig_path, "signature"), *public_key)) {
+        problem("the Ed25519 signature does not verify: certificate.json was changed after it was signed");
+      } else {
+        authenticity = "signed";
+        ver.checked.push_back("Ed25519 signature of certificate.json under --public-key");
+      }
+      if (authenticity.empty()) authenticity = "rejected";
+    } else {
+      authenticity = claims_signed ? "signed, not checked (no --public-key): integrity only" : "unsigned";
+    }
+
+    nlohmann::json out = {{"file", v->file}, {"authenticity", authenticity}};
+    if (v->replay) out["replay"] = Replay(cert, v->data_dir, v->replay_dir, v->quiet, ver.problems);
+    if (!ver.problems.empty()) ver.ok = false;
+    out["verified"] = ver.ok;
+    out["problems"] = ver.problems;
+    out["checked"] = ver.checked;
+    out["not_checked"] = ver.not_checked;
+    if (!ver.ok) {
+      for (const auto& p : ver.problems) std::cerr << "dpfl: verify-certificate: " << p << "\n";
+      std::cout << out.dump(2) << "\n";
       std::exit(1);
     }
-    return {{"file", *file}, {"verified", true}};
+    return out;
+  }});
+}
+
+void RegisterKeygenCommand(CLI::App& root, std::vector<Command>& commands) {
+  auto* app = root.add_subcommand("keygen", "Write an Ed25519 key pair for signing certificates: KEY (secret) and KEY.pub");
+  auto out = std::make_shared<std::string>();
+  auto force = std::make_shared<bool>(false);
+  app->add_option("--out", *out, "path of the secret key file; the public key goes to OUT.pub")->required();
+  app->add_flag("--force", *force, "overwrite existing key files");
+  commands.push_back({app, [out, force]() -> nlohmann::json {
+    const certify::KeyPair keys = certify::GenerateKeyPair();
+    const std::string pub = *out + ".pub";
+    if (!*force && (fs::exists(*out) || fs::exists(pub)))
+      throw InvalidArgument("--out", "'" + *out + "' or '" + pub + "' exists (use --force to overwrite)");
+    // The secret key file is created with mode 0600 before anything is written to it.
+    fs::remove(*out);
+    const int fd = ::open(out->c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) throw fs::filesystem_error("cannot create key file", *out, std::error_code(errno, std::generic_category()));
+    const std::string text = certify::SecretKeyText(keys);
+    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const int err = errno;
+    if (::close(fd) != 0 || !written)
+      throw fs::filesystem_error("cannot write key file", *out, std::error_code(written ? errno : err, std::generic_category()));
+    fl::WriteFileAtomic(pub, certify::PublicKeyText(keys));
+    return {{"secret_key", *out}, {"public_key", pub},
+            {"public_key_hex", certify::Hex(keys.public_key.data(), keys.public_key.size())}};
   }});
 }
 

@@ -1,4 +1,4 @@
-// dpfl train / dpfl verify-certificate (issue 6). See train_command.cpp.
+// dpfl train / dpfl verify-certificate / dpfl keygen (issues 6, 13). See train_command.cpp.
 #pragma once
 
 #include "sample_command.hpp"
@@ -8,7 +8,10 @@ namespace dpfl::cli {
 // `dpfl train ...`: certified federated training (needs dpfl_fl_torch; without it the command
 // exists and exits 2 saying LibTorch was not built in).
 void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands);
-// `dpfl verify-certificate FILE`: exit 0 if every privacy number recomputes, else 1.
+// `dpfl verify-certificate FILE [--public-key KEY.pub] [--replay]`: exit 0 verified, 1 rejected,
+// 2 bad input.
 void RegisterVerifyCommand(CLI::App& root, std::vector<Command>& commands);
+// `dpfl keygen --out KEY`: an Ed25519 key pair for signing certificates.
+void RegisterKeygenCommand(CLI::App& root, std::vector<Command>& commands);
 
 }  // namespace dpfl::cli

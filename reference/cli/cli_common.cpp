@@ -15,13 +15,13 @@ void PrivacyOptions::Register(CLI::App* app) {
 Rational PrivacyOptions::ExactE() const {
   if (E.empty() && eps.empty()) throw InvalidArgument("--E", "one of --E or --eps is required");
   Rational value = ParseFlag(E, "--E");
-  if (!(value > 1)) throw InvalidArgument("--E", "must satisfy E = e^eps > 1, got " + ref::ToExactString(value));
+  if (!(value > 1)) throw InvalidArgument("--E", "must satisfy E = e^eps > 1, got " + ref::EchoValue(value));
   return value;
 }
 
 Interval PrivacyOptions::EnclosedE() const {
   Rational value = ParseFlag(eps, "--eps");
-  if (!(value > 0)) throw InvalidArgument("--eps", "must be > 0, got " + ref::ToExactString(value));
+  if (!(value > 0)) throw InvalidArgument("--eps", "must be > 0, got " + ref::EchoValue(value));
   return ref::ExpEnclosure(value, precision_bits, "--eps");
 }
 

@@ -59,7 +59,7 @@ ref::ClientLayout ParseLayout(const std::string& pairs, const std::string& solo)
 ref::PrivacyBudget Budget(const PrivacyOptions& privacy) {
   if (privacy.Exact()) return ref::PrivacyBudget::FromE(privacy.ExactE());
   const Rational eps = ParseFlag(privacy.eps, "--eps");
-  if (!(eps > 0)) throw InvalidArgument("--eps", "must be > 0, got " + ref::ToExactString(eps));
+  if (!(eps > 0)) throw InvalidArgument("--eps", "must be > 0, got " + ref::EchoValue(eps));
   return ref::PrivacyBudget::FromEpsilon(eps);
 }
 
@@ -376,7 +376,7 @@ void RegisterCorbinFlCommands(CLI::App& root, std::vector<Command>& commands) {
     app->add_option("--max-d", args->max_d, "largest d listed in mse_construction / corbinq_mse (default 16)");
     commands.push_back({app, [args]() {
       const Rational E = ParseFlag(args->E, "--E");
-      if (!(E > 1)) throw InvalidArgument("--E", "must satisfy E = e^eps > 1, got " + ref::ToExactString(E));
+      if (!(E > 1)) throw InvalidArgument("--E", "must satisfy E = e^eps > 1, got " + ref::EchoValue(E));
       if (args->max_d < 0 || args->max_d > ref::kMaxSharedBits)
         throw InvalidArgument("--max-d", "must be in [0, 62], got " + std::to_string(args->max_d));
       return E12Json(E, ParseFlag(args->c, "--c"), ParseFlag(args->r, "--r"), ParseFlag(args->w1, "--w1"),

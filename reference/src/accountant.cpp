@@ -17,7 +17,7 @@ std::vector<Rational> DefaultOrders() {
 }
 
 Enclosure RdpToEpsilon(const Enclosure& rdp, const Rational& order, const Rational& delta, Conversion conversion) {
-  if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + ToExactString(order));
+  if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + EchoValue(order));
   ValidateOpenUnit(delta, "delta");
   const mpfr_prec_t prec = rdp.prec();
   const Rational& a = order;
@@ -34,7 +34,7 @@ AccountantResult Account(const std::function<Enclosure(const Rational&)>& rdp_pe
   ValidateOpenUnit(delta, "delta");
   if (orders.empty()) throw InvalidArgument("orders", "at least one order is required");
   for (const Rational& a : orders)
-    if (!(a > 1)) throw InvalidArgument("orders", "every order must be > 1, got " + ToExactString(a));
+    if (!(a > 1)) throw InvalidArgument("orders", "every order must be > 1, got " + EchoValue(a));
   bool have = false;
   AccountantResult best;
   for (const Rational& a : orders) {

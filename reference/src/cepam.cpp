@@ -70,7 +70,7 @@ Enclosure UnitBallVolume(long n, int precision_bits) {
 }
 
 Enclosure GaussianAcceptance(long n, const Rational& c, int precision_bits) {
-  if (!(c >= 1)) throw InvalidArgument("c", "scaling slack c must be >= 1, got " + ToExactString(c));
+  if (!(c >= 1)) throw InvalidArgument("c", "scaling slack c must be >= 1, got " + EchoValue(c));
   RequirePositive(n, "n");
   Rational denom(1);
   for (long i = 0; i < n; ++i) denom *= 2 * c;
@@ -78,7 +78,7 @@ Enclosure GaussianAcceptance(long n, const Rational& c, int precision_bits) {
 }
 
 Rational LaplaceAcceptance(const Rational& c) {
-  if (!(c >= 1)) throw InvalidArgument("c", "scaling slack c must be >= 1, got " + ToExactString(c));
+  if (!(c >= 1)) throw InvalidArgument("c", "scaling slack c must be >= 1, got " + EchoValue(c));
   return Rational(1) / c;
 }
 
@@ -109,7 +109,7 @@ long GolombParameter(const Enclosure& p_acc) {
 // ---- error laws ---------------------------------------------------------------------------------
 Enclosure GaussianErrorNormCdfLayered(long n, const Rational& s, int precision_bits) {
   RequirePositive(n, "n");
-  if (s < 0) throw InvalidArgument("s", "s = rho^2/sigma^2 must be >= 0, got " + ToExactString(s));
+  if (s < 0) throw InvalidArgument("s", "s = rho^2/sigma^2 must be >= 0, got " + EchoValue(s));
   return Adaptive(precision_bits, [&](mpfr_prec_t w) {
     // P(‖Z‖ ≤ ρ) = P(Ũ ≤ s) + E[(s/Ũ)^{n/2}; Ũ > s], Ũ ~ χ²_{n+2}:
     // = P(n/2 + 1, s/2) + s^{n/2} e^{−s/2} / (2^{n/2} Γ(n/2 + 1)).
@@ -128,13 +128,13 @@ Enclosure GaussianErrorNormCdfLayered(long n, const Rational& s, int precision_b
 
 Enclosure GaussianErrorNormCdfTarget(long n, const Rational& s, int precision_bits) {
   RequirePositive(n, "n");
-  if (s < 0) throw InvalidArgument("s", "s = rho^2/sigma^2 must be >= 0, got " + ToExactString(s));
+  if (s < 0) throw InvalidArgument("s", "s = rho^2/sigma^2 must be >= 0, got " + EchoValue(s));
   // ‖Z‖²/σ² ~ χ²_n: P(n/2, s/2).
   return Adaptive(precision_bits, [&](mpfr_prec_t w) { return RegularizedGammaP(n, Rational(s / 2), w); });
 }
 
 Enclosure LaplaceErrorAbsCdfLayered(const Rational& s, int precision_bits) {
-  if (s < 0) throw InvalidArgument("s", "s = rho/b must be >= 0, got " + ToExactString(s));
+  if (s < 0) throw InvalidArgument("s", "s = rho/b must be >= 0, got " + EchoValue(s));
   return Adaptive(precision_bits, [&](mpfr_prec_t w) {
     // P(|Z| ≤ ρ) = P(Ũ ≤ s) + s E[1/Ũ; Ũ > s], Ũ ~ Gamma(2,1): (1 − e^{−s}(1 + s)) + s e^{−s}.
     const Enclosure es = Exp(Enclosure(w, Rational(-s)));
@@ -143,15 +143,15 @@ Enclosure LaplaceErrorAbsCdfLayered(const Rational& s, int precision_bits) {
 }
 
 Enclosure LaplaceErrorAbsCdfTarget(const Rational& s, int precision_bits) {
-  if (s < 0) throw InvalidArgument("s", "s = rho/b must be >= 0, got " + ToExactString(s));
+  if (s < 0) throw InvalidArgument("s", "s = rho/b must be >= 0, got " + EchoValue(s));
   return Adaptive(precision_bits, [&](mpfr_prec_t w) { return -Expm1(Enclosure(w, Rational(-s))); });
 }
 
 Enclosure ExpectedIndexBitsN1(LrsuqTarget target, const Rational& scale, const Rational& gamma, const Rational& c,
                               int precision_bits) {
   if (!(scale > 0)) throw InvalidArgument(target == LrsuqTarget::kGaussian ? "sigma" : "b", "must be > 0");
-  if (!(gamma > 0)) throw InvalidArgument("gamma", "must be > 0, got " + ToExactString(gamma));
-  if (!(c >= 1)) throw InvalidArgument("c", "scaling slack c must be >= 1, got " + ToExactString(c));
+  if (!(gamma > 0)) throw InvalidArgument("gamma", "must be > 0, got " + EchoValue(gamma));
+  if (!(c >= 1)) throw InvalidArgument("c", "scaling slack c must be >= 1, got " + EchoValue(c));
   return Adaptive(precision_bits, [&](mpfr_prec_t w) {
     const bool gauss = target == LrsuqTarget::kGaussian;
     // P(s ≥ t) = P(r ≤ ρ), ρ = γ/(2ct − 1) when 2ct > 1, else 1.
@@ -207,12 +207,12 @@ Rational SubsamplingProbability(long n, long tau) {
 
 namespace {
 void ValidatePs(const Rational& p_s) {
-  if (!(p_s > 0) || p_s > 1) throw InvalidArgument("p_s", "must lie in (0, 1], got " + ToExactString(p_s));
+  if (!(p_s > 0) || p_s > 1) throw InvalidArgument("p_s", "must lie in (0, 1], got " + EchoValue(p_s));
 }
 }  // namespace
 
 Enclosure AmplifiedEpsilon(const Rational& eps_tilde, const Rational& p_s, int precision_bits) {
-  if (!(eps_tilde >= 0)) throw InvalidArgument("eps_tilde", "must be >= 0, got " + ToExactString(eps_tilde));
+  if (!(eps_tilde >= 0)) throw InvalidArgument("eps_tilde", "must be >= 0, got " + EchoValue(eps_tilde));
   ValidatePs(p_s);
   return Adaptive(precision_bits, [&](mpfr_prec_t w) {
     const Enclosure e(w, eps_tilde);
@@ -222,7 +222,7 @@ Enclosure AmplifiedEpsilon(const Rational& eps_tilde, const Rational& p_s, int p
 }
 
 Enclosure BaseEpsilon(const Rational& eps, const Rational& p_s, int precision_bits) {
-  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + ToExactString(eps));
+  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + EchoValue(eps));
   ValidatePs(p_s);
   return Adaptive(precision_bits, [&](mpfr_prec_t w) { return Log1p(Expm1(Enclosure(w, eps)) / p_s); });
 }
@@ -234,8 +234,8 @@ Enclosure AnalyticDeltaAt(const Enclosure& eps, const Rational& sens, const Rati
   return NormalCdf(a) - Exp(eps) * NormalCdf(b);
 }
 void ValidateGaussian(const Rational& sens, const Rational& sigma) {
-  if (!(sens > 0)) throw InvalidArgument("sensitivity", "must be > 0, got " + ToExactString(sens));
-  if (!(sigma > 0)) throw InvalidArgument("sigma", "must be > 0, got " + ToExactString(sigma));
+  if (!(sens > 0)) throw InvalidArgument("sensitivity", "must be > 0, got " + EchoValue(sens));
+  if (!(sigma > 0)) throw InvalidArgument("sigma", "must be > 0, got " + EchoValue(sigma));
 }
 
 // Σ_κ w_κ (e^ε̃−1)/(e^{ε̃/κ}−1) δ_G(ε̃/κ; Δ, σ̃) with σ̃ given through σ̃² (exact) to allow √K.
@@ -264,16 +264,16 @@ Enclosure SubsampledSum(const Rational& eps_tilde, long tau, long n, const Ratio
 
 Enclosure CepamAnalyticGaussianDelta(const Rational& eps, const Rational& sensitivity, const Rational& sigma,
                                 int precision_bits) {
-  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + ToExactString(eps));
+  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + EchoValue(eps));
   ValidateGaussian(sensitivity, sigma);
   return Adaptive(precision_bits,
                   [&](mpfr_prec_t w) { return AnalyticDeltaAt(Enclosure(w, eps), sensitivity, sigma, w); });
 }
 
 Enclosure CepamLaplaceProfile(const Rational& eps, const Rational& sensitivity, const Rational& b, int precision_bits) {
-  if (!(eps > 0)) throw InvalidArgument("eps", "must be > 0, got " + ToExactString(eps));
-  if (!(sensitivity > 0)) throw InvalidArgument("sensitivity", "must be > 0, got " + ToExactString(sensitivity));
-  if (!(b > 0)) throw InvalidArgument("b", "Laplace scale must be > 0, got " + ToExactString(b));
+  if (!(eps > 0)) throw InvalidArgument("eps", "must be > 0, got " + EchoValue(eps));
+  if (!(sensitivity > 0)) throw InvalidArgument("sensitivity", "must be > 0, got " + EchoValue(sensitivity));
+  if (!(b > 0)) throw InvalidArgument("b", "Laplace scale must be > 0, got " + EchoValue(b));
   const Rational arg = (eps - sensitivity / b) / 2;
   if (arg >= 0) return Enclosure(precision_bits, 0L);  // exact zero for ε ≥ Δ1/b
   return Adaptive(precision_bits, [&](mpfr_prec_t w) { return -Expm1(Enclosure(w, arg)); });
@@ -281,7 +281,7 @@ Enclosure CepamLaplaceProfile(const Rational& eps, const Rational& sensitivity, 
 
 Enclosure SubsampledGaussianDelta(const Rational& eps_tilde, long tau, long n, const Rational& sensitivity,
                                   const Rational& sigma, bool capped, int precision_bits) {
-  if (!(eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + ToExactString(eps_tilde));
+  if (!(eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + EchoValue(eps_tilde));
   RequirePositive(tau, "tau");
   RequirePositive(n, "n");
   ValidateGaussian(sensitivity, sigma);
@@ -292,13 +292,13 @@ Enclosure SubsampledGaussianDelta(const Rational& eps_tilde, long tau, long n, c
 
 namespace {
 void ValidateThm12(const Thm12Params& p, Thm12Variant v) {
-  if (!(p.sigma > 0)) throw InvalidArgument("sigma", "must be > 0, got " + ToExactString(p.sigma));
-  if (!(p.eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + ToExactString(p.eps_tilde));
+  if (!(p.sigma > 0)) throw InvalidArgument("sigma", "must be > 0, got " + EchoValue(p.sigma));
+  if (!(p.eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + EchoValue(p.eps_tilde));
   RequirePositive(p.tau, "tau");
   RequirePositive(p.clients, "clients");
   if (v == Thm12Variant::kOwnNoiseSubtracted && p.clients < 2)
     throw InvalidArgument("clients", "own-noise subtraction (E-P6) needs K >= 2");
-  if (!(p.gamma > 0)) throw InvalidArgument("gamma", "must be > 0, got " + ToExactString(p.gamma));
+  if (!(p.gamma > 0)) throw InvalidArgument("gamma", "must be > 0, got " + EchoValue(p.gamma));
   RequirePositive(p.n_k, "n_k");
 }
 Rational Sensitivity(const Thm12Params& p, Thm12Variant v) {
@@ -324,7 +324,7 @@ Thm12Result Theorem12(const Thm12Params& p, Thm12Variant variant, int precision_
 }
 
 Enclosure Theorem12Floor(const Rational& eps_tilde, long tau, long n_k, int precision_bits) {
-  if (!(eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + ToExactString(eps_tilde));
+  if (!(eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + EchoValue(eps_tilde));
   RequirePositive(tau, "tau");
   RequirePositive(n_k, "n_k");
   return Adaptive(precision_bits, [&](mpfr_prec_t w) {
@@ -347,7 +347,7 @@ std::optional<Interval> CalibrateTheorem12Sigma(const Rational& eps, const Ratio
                                                 const Rational& gamma, long n_k, Thm12Variant variant, bool capped,
                                                 int tolerance_bits, int precision_bits) {
   ValidateOpenUnit(delta, "delta");
-  if (!(eps > 0)) throw InvalidArgument("eps", "must be > 0, got " + ToExactString(eps));
+  if (!(eps > 0)) throw InvalidArgument("eps", "must be > 0, got " + EchoValue(eps));
   if (tolerance_bits < 1 || tolerance_bits > 200)
     throw InvalidArgument("tolerance_bits", "must be in [1, 200], got " + std::to_string(tolerance_bits));
   const Rational p_s = SubsamplingProbability(n_k, tau);
@@ -388,10 +388,10 @@ std::optional<Interval> CalibrateTheorem12Sigma(const Rational& eps, const Ratio
 
 Thm13Result Theorem13(const Rational& eps_tilde, long tau, const Rational& gamma, const Rational& b, long m, long n_k,
                       int precision_bits) {
-  if (!(eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + ToExactString(eps_tilde));
+  if (!(eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + EchoValue(eps_tilde));
   RequirePositive(tau, "tau");
-  if (!(gamma > 0)) throw InvalidArgument("gamma", "must be > 0, got " + ToExactString(gamma));
-  if (!(b > 0)) throw InvalidArgument("b", "Laplace scale must be > 0, got " + ToExactString(b));
+  if (!(gamma > 0)) throw InvalidArgument("gamma", "must be > 0, got " + EchoValue(gamma));
+  if (!(b > 0)) throw InvalidArgument("b", "Laplace scale must be > 0, got " + EchoValue(b));
   RequirePositive(m, "m");
   const Rational p_s = SubsamplingProbability(n_k, tau);
   const Rational printed = 2 * tau * gamma / b;

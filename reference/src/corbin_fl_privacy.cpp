@@ -21,10 +21,10 @@ Precondition Decide(const Enclosure& lhs, const Enclosure& rhs) {
 Enclosure AlphaEnclosure(const PrivacyBudget& budget, mpfr_prec_t prec) {
   if (budget.kind == PrivacyBudget::Kind::kE) {
     if (!(budget.value > 1))
-      throw InvalidArgument("E", "must satisfy E = e^eps > 1, got " + ToExactString(budget.value));
+      throw InvalidArgument("E", "must satisfy E = e^eps > 1, got " + EchoValue(budget.value));
     return FromQ(prec, Rational((budget.value + 1) / (budget.value - 1)));
   }
-  if (!(budget.value > 0)) throw InvalidArgument("eps", "must be > 0, got " + ToExactString(budget.value));
+  if (!(budget.value > 0)) throw InvalidArgument("eps", "must be > 0, got " + EchoValue(budget.value));
   if (budget.value > 1000000) throw InvalidArgument("eps", "must be <= 1e6");
   Enclosure out = Enclosure::Uninitialized(prec);
   Enclosure half = FromQ(prec, Rational(budget.value / 2));
@@ -117,13 +117,13 @@ Thm3Privacy Theorem3Privacy(const Thm3Params& params) {
   ValidatePrecision(params.precision_bits);
   ValidatePositiveInteger(params.n, "n");
   if (!(params.gamma > 0) || params.gamma > 1)
-    throw InvalidArgument("gamma", "must lie in (0, 1], got " + ToExactString(params.gamma));
+    throw InvalidArgument("gamma", "must lie in (0, 1], got " + EchoValue(params.gamma));
   ValidatePositiveInteger(params.m, "m");
   ValidateOpenUnit(params.delta, "delta");
   ValidatePositive(params.r, "r");
   if (!(params.n * params.gamma - 1 > 0))
     throw InvalidArgument("n", "n*gamma - 1 must be > 0 (the binomial part needs at least one LDP-FL "
-                               "client besides client 1), got n*gamma = " + ToExactString(Rational(params.n * params.gamma)));
+                               "client besides client 1), got n*gamma = " + EchoValue(Rational(params.n * params.gamma)));
   const mpfr_prec_t prec = params.precision_bits;
   const Enclosure alpha = AlphaEnclosure(params.budget, prec);
   const Enclosure gamma = FromQ(prec, params.gamma);
@@ -204,7 +204,7 @@ Thm4Result Theorem4(const Thm4Params& params) {
   ValidatePositiveInteger(params.n, "n");
   ValidateOpenUnit(params.delta, "delta");
   if (!(params.delta1 > 0) || !(params.delta1 < params.delta))
-    throw InvalidArgument("delta1", "must lie in (0, delta), got " + ToExactString(params.delta1));
+    throw InvalidArgument("delta1", "must lie in (0, delta), got " + EchoValue(params.delta1));
   ValidatePositive(params.r, "r");
   ValidatePositiveInteger(params.m, "m");
   const mpfr_prec_t prec = params.precision_bits;

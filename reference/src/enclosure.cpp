@@ -365,16 +365,16 @@ void ValidatePrecision(int bits) {
 }
 bool IsInteger(const Rational& x) { return boost::multiprecision::denominator(x) == 1; }
 void ValidatePositiveInteger(const Rational& x, const std::string& name) {
-  if (!IsInteger(x) || x < 1) throw InvalidArgument(name, "must be an integer >= 1, got " + ToExactString(x));
+  if (!IsInteger(x) || x < 1) throw InvalidArgument(name, "must be an integer >= 1, got " + EchoValue(x));
 }
 void ValidateOpenUnit(const Rational& x, const std::string& name) {
-  if (!(x > 0) || !(x < 1)) throw InvalidArgument(name, "must lie in (0, 1), got " + ToExactString(x));
+  if (!(x > 0) || !(x < 1)) throw InvalidArgument(name, "must lie in (0, 1), got " + EchoValue(x));
 }
 void ValidatePositive(const Rational& x, const std::string& name) {
-  if (!(x > 0)) throw InvalidArgument(name, "must be > 0, got " + ToExactString(x));
+  if (!(x > 0)) throw InvalidArgument(name, "must be > 0, got " + EchoValue(x));
 }
 void ValidateNonNegative(const Rational& x, const std::string& name) {
-  if (x < 0) throw InvalidArgument(name, "must be >= 0, got " + ToExactString(x));
+  if (x < 0) throw InvalidArgument(name, "must be >= 0, got " + EchoValue(x));
 }
 
 

@@ -5,7 +5,7 @@ namespace dpfl::ref {
 namespace {
 
 void ValidateOrder(const Rational& order) {
-  if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + ToExactString(order));
+  if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + EchoValue(order));
 }
 
 }  // namespace
@@ -32,7 +32,7 @@ Interval GaussianClassicSigma(const Rational& eps, const Rational& delta, const 
 
 Enclosure AnalyticGaussianDeltaEnclosure(const Rational& eps, const Rational& sigma, const Rational& sensitivity,
                                          mpfr_prec_t prec) {
-  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + ToExactString(eps));
+  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + EchoValue(eps));
   if (eps > 1000000) throw InvalidArgument("eps", "must be <= 1e6");
   ValidatePositive(sigma, "sigma");
   ValidatePositive(sensitivity, "sensitivity");

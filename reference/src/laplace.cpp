@@ -13,7 +13,7 @@ Enclosure LaplaceRdpEnclosure(const Rational& b, const Rational& order, const Ra
                               mpfr_prec_t prec) {
   ValidatePositive(b, "b");
   ValidatePositive(sensitivity, "sensitivity");
-  if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + ToExactString(order));
+  if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + EchoValue(order));
   const Rational inv_lambda = sensitivity / b;  // 1/λ
   const Rational& a = order;
   const Enclosure inner = Rational(a / (2 * a - 1)) * ExpQ(prec, Rational((a - 1) * inv_lambda)) +

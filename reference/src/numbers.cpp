@@ -31,17 +31,58 @@ bool AllDigits(std::string_view s) {
   });
 }
 
+std::string_view StripLeadingZeros(std::string_view digits) {
+  const size_t first = digits.find_first_not_of('0');
+  return first == std::string_view::npos ? std::string_view() : digits.substr(first);
+}
+
 // GMP reads a leading 0 as an octal prefix; decimal digits must not be.
 Int DecimalDigitsToInt(std::string_view digits) {
-  size_t first = digits.find_first_not_of('0');
-  if (first == std::string_view::npos) return Int(0);
-  return Int(std::string(digits.substr(first)));
+  const std::string_view significant = StripLeadingZeros(digits);
+  if (significant.empty()) return Int(0);
+  return Int(std::string(significant));
+}
+
+// The text as quoted in a message: at most 64 characters of it, so that a 100000-digit
+// argument gives a one-line error.
+std::string Quoted(std::string_view text) {
+  if (text.size() <= 64) return "'" + std::string(text) + "'";
+  return "'" + std::string(text.substr(0, 48)) + "...' (" + std::to_string(text.size()) + " characters)";
 }
 
 [[noreturn]] void Malformed(std::string_view text, const std::string& argument) {
-  throw InvalidArgument(argument, "malformed number '" + std::string(text) +
-                                      "' (expected an integer, a decimal such as 0.1 or "
+  throw InvalidArgument(argument, "malformed number " + Quoted(text) +
+                                      " (expected an integer, a decimal such as 0.1 or "
                                       "1e-6, or a fraction p/q)");
+}
+
+// Size limits of ParseRational (numbers.hpp, docs/reference.md "Numbers on the command line"):
+// at most kMaxDigits significant digits as written (mantissa, p, q; leading zeros are not
+// counted) and, in lowest terms p/q, at most kMaxDigits decimal digits in |p| and in q. Every
+// value ParseRational returns thus prints back (ToExactString) as text it accepts, and no
+// input makes it compute with numbers of more than 2·kMaxDigits digits.
+constexpr std::size_t kMaxDigits = 100000;
+
+[[noreturn]] void TooLarge(std::string_view text, const std::string& argument) {
+  throw InvalidArgument(argument, "number " + Quoted(text) + " is too large to handle (at most " +
+                                      std::to_string(kMaxDigits) + " significant digits as written, and at most " +
+                                      std::to_string(kMaxDigits) + " digits in the numerator and in the denominator "
+                                      "in lowest terms)");
+}
+
+// |x| < 10^kMaxDigits, i.e. |x| has at most kMaxDigits decimal digits.
+bool FitsDigits(const Int& x) {
+  const std::size_t estimate = mpz_sizeinbase(x.backend().data(), 10);  // exact or one too many
+  if (estimate <= kMaxDigits) return true;
+  if (estimate > kMaxDigits + 1) return false;
+  static const Int limit = boost::multiprecision::pow(Int(10), static_cast<unsigned>(kMaxDigits));
+  return boost::multiprecision::abs(x) < limit;
+}
+
+Rational CheckedValue(const Rational& value, std::string_view whole, const std::string& argument) {
+  if (!FitsDigits(boost::multiprecision::numerator(value)) || !FitsDigits(boost::multiprecision::denominator(value)))
+    TooLarge(whole, argument);
+  return value;
 }
 
 // Parses [+-]digits[.digits][(e|E)[+-]digits] exactly.
@@ -51,7 +92,10 @@ Rational ParseDecimal(std::string_view s, std::string_view whole, const std::str
     negative = s[0] == '-';
     s.remove_prefix(1);
   }
-  long exponent = 0;
+  // The written exponent, saturated at ±10^15 (far beyond every limit below); any number of
+  // digits is read, so "1e0000005" is 1e5 and "1e999999999" is "too large", not "malformed".
+  constexpr long long kSaturated = 1000000000000000LL;
+  long long exponent = 0;
   if (auto e = s.find_first_of("eE"); e != std::string_view::npos) {
     std::string_view exp_text = s.substr(e + 1);
     s = s.substr(0, e);
@@ -60,8 +104,9 @@ Rational ParseDecimal(std::string_view s, std::string_view whole, const std::str
       exp_negative = exp_text[0] == '-';
       exp_text.remove_prefix(1);
     }
-    if (!AllDigits(exp_text) || exp_text.size() > 6) Malformed(whole, argument);
-    exponent = std::stol(std::string(exp_text));
+    if (!AllDigits(exp_text)) Malformed(whole, argument);
+    const std::string_view significant = StripLeadingZeros(exp_text);
+    exponent = significant.size() > 15 ? kSaturated : std::stoll(std::string(significant.empty() ? "0" : significant));
     if (exp_negative) exponent = -exponent;
   }
   std::string digits;
@@ -71,17 +116,30 @@ Rational ParseDecimal(std::string_view s, std::string_view whole, const std::str
     if ((!int_part.empty() && !AllDigits(int_part)) || (!frac_part.empty() && !AllDigits(frac_part)))
       Malformed(whole, argument);
     digits = std::string(int_part) + std::string(frac_part);
-    exponent -= static_cast<long>(frac_part.size());
+    exponent -= static_cast<long long>(std::min<std::size_t>(frac_part.size(), kSaturated));
   } else {
     if (!AllDigits(s)) Malformed(whole, argument);
     digits = std::string(s);
   }
-  if (digits.size() > 100000 || exponent > 100000 || exponent < -100000)
-    throw InvalidArgument(argument, "number '" + std::string(whole) + "' is too large to handle");
-  Int mantissa = DecimalDigitsToInt(digits);
-  Int ten_pow = boost::multiprecision::pow(Int(10), static_cast<unsigned>(exponent < 0 ? -exponent : exponent));
-  Rational value = exponent >= 0 ? Rational(Int(mantissa * ten_pow)) : Rational(mantissa, ten_pow);
-  return negative ? Rational(-value) : value;
+  // value = ±mantissa · 10^exponent with the mantissa's trailing zeros moved to the exponent.
+  std::string_view mantissa = StripLeadingZeros(digits);
+  if (mantissa.empty()) return Rational(0);  // zero, whatever the exponent
+  if (mantissa.size() > kMaxDigits) TooLarge(whole, argument);
+  const std::size_t last = mantissa.find_last_not_of('0');
+  exponent += static_cast<long long>(mantissa.size() - 1 - last);
+  mantissa = mantissa.substr(0, last + 1);
+  // Decided without big numbers where the result is certainly too large: an integer m·10^x
+  // (x ≥ 0) has digits(m) + x digits; for x = −k < 0 the reduced denominator is
+  // 10^k / gcd(m, 10^k) > 10^k / m > 10^(k − digits(m)), so it has more than kMaxDigits digits
+  // once k ≥ kMaxDigits + digits(m). Past these tests, 10^|x| has fewer than 2·kMaxDigits digits.
+  const auto mantissa_digits = static_cast<long long>(mantissa.size());
+  constexpr auto kMax = static_cast<long long>(kMaxDigits);
+  if (exponent >= 0 && mantissa_digits + exponent > kMax) TooLarge(whole, argument);
+  if (exponent < 0 && -exponent >= kMax + mantissa_digits) TooLarge(whole, argument);
+  const Int m(std::string{mantissa});
+  const Int ten_pow = boost::multiprecision::pow(Int(10), static_cast<unsigned>(exponent < 0 ? -exponent : exponent));
+  const Rational value = exponent >= 0 ? Rational(Int(m * ten_pow)) : Rational(m, ten_pow);
+  return CheckedValue(negative ? Rational(-value) : value, whole, argument);
 }
 
 }  // namespace
@@ -90,14 +148,15 @@ Rational ParseRational(std::string_view text, const std::string& argument) {
   if (text.empty()) Malformed(text, argument);
   if (auto slash = text.find('/'); slash != std::string_view::npos) {
     std::string_view p = text.substr(0, slash), q = text.substr(slash + 1);
+    const bool negative = !p.empty() && p[0] == '-';
     std::string_view p_digits = (!p.empty() && (p[0] == '-' || p[0] == '+')) ? p.substr(1) : p;
-    if (!AllDigits(p_digits) || !AllDigits(q) || p_digits.size() > 100000 || q.size() > 100000)
-      Malformed(text, argument);
+    if (!AllDigits(p_digits) || !AllDigits(q)) Malformed(text, argument);
+    if (StripLeadingZeros(p_digits).size() > kMaxDigits || StripLeadingZeros(q).size() > kMaxDigits)
+      TooLarge(text, argument);
     Int num = DecimalDigitsToInt(p_digits), den = DecimalDigitsToInt(q);
-    if (den == 0)
-      throw InvalidArgument(argument, "fraction '" + std::string(text) + "' has a zero denominator");
+    if (den == 0) throw InvalidArgument(argument, "fraction " + Quoted(text) + " has a zero denominator");
     Rational value(num, den);
-    return (p[0] == '-') ? Rational(-value) : value;
+    return negative ? Rational(-value) : value;  // lowest terms are no larger than p/q as written
   }
   return ParseDecimal(text, text, argument);
 }
@@ -109,9 +168,11 @@ int ParseInt(std::string_view text, const std::string& argument) {
     negative = true;
     digits.remove_prefix(1);
   }
-  if (!AllDigits(digits) || digits.size() > 9)
-    throw InvalidArgument(argument, "expected an integer, got '" + std::string(text) + "'");
-  int v = std::stoi(std::string(digits));
+  // At most 9 significant digits: |v| < 10^9 fits in an int (leading zeros are allowed).
+  if (!AllDigits(digits) || StripLeadingZeros(digits).size() > 9)
+    throw InvalidArgument(argument, "expected an integer, got " + Quoted(text));
+  const std::string_view significant = StripLeadingZeros(digits);
+  const int v = significant.empty() ? 0 : std::stoi(std::string(significant));
   return negative ? -v : v;
 }
 
@@ -173,11 +234,22 @@ std::string ToDecimalString(const Rational& x, int significant_digits) {
       out += "0." + std::string(static_cast<size_t>(-e - 1), '0') + digits;
     }
   } else {
-    out += digits.substr(0, 1);
-    if (digits.size() > 1) out += "." + digits.substr(1);
-    out += "e" + std::to_string(e);
+    // Appended piece by piece: GCC 12 at -O3 reports a false -Wrestrict on the equivalent
+    // `"." + digits.substr(1)` temporaries (issue 13 item 7: the Release build).
+    out.push_back(digits.front());
+    if (digits.size() > 1) {
+      out.push_back('.');
+      out.append(digits, 1, std::string::npos);
+    }
+    out.push_back('e');
+    out.append(std::to_string(e));
   }
   return out;
+}
+
+std::string EchoValue(const Rational& x) {
+  std::string exact = ToExactString(x);
+  return exact.size() <= 40 ? exact : "≈" + ToDecimalString(x, 17);
 }
 
 Rational DecimalRoundingBound(const Rational& x, int significant_digits) {

@@ -447,7 +447,7 @@ Enclosure DirectDivergence(const Grid& g, const Rational& x, const Rational& xp,
 void ValidateInput(const QuantizedGaussianParams& p, const Rational& x, const std::string& name) {
   if (x < -p.clip || x > p.clip)
     throw InvalidArgument(name, "input must lie in [-C, C] = [" + ToExactString(Rational(-p.clip)) + ", " +
-                                    ToExactString(p.clip) + "], got " + ToExactString(x) + " (seed 003 §4.1)");
+                                    ToExactString(p.clip) + "], got " + EchoValue(x) + " (seed 003 §4.1)");
 }
 
 }  // namespace
@@ -460,10 +460,10 @@ RenyiOrder RenyiOrder::Finite(const Rational& alpha) {
 }
 
 void ValidateQuantizedGaussian(const QuantizedGaussianParams& p) {
-  if (!(p.sigma > 0)) throw InvalidArgument("sigma", "noise std must be > 0, got " + ToExactString(p.sigma));
+  if (!(p.sigma > 0)) throw InvalidArgument("sigma", "noise std must be > 0, got " + EchoValue(p.sigma));
   if (p.levels < 2 || p.levels > (1L << 24))
     throw InvalidArgument("levels", "number of levels k must be in [2, 2^24], got " + std::to_string(p.levels));
-  if (!(p.clip > 0)) throw InvalidArgument("clip", "clipping threshold C_q must be > 0, got " + ToExactString(p.clip));
+  if (!(p.clip > 0)) throw InvalidArgument("clip", "clipping threshold C_q must be > 0, got " + EchoValue(p.clip));
 }
 
 std::vector<Enclosure> QuantizedGaussianPmf(const QuantizedGaussianParams& p, const Rational& x, int precision_bits,
@@ -545,8 +545,8 @@ Enclosure Lemma3Slope(const QuantizedGaussianParams& p, int precision_bits) {
 
 Enclosure ClampedGaussianDivergence(const Rational& sigma, const Rational& clip, const Rational& x,
                                     const Rational& x_prime, const RenyiOrder& order, int precision_bits) {
-  if (!(sigma > 0)) throw InvalidArgument("sigma", "noise std must be > 0, got " + ToExactString(sigma));
-  if (!(clip > 0)) throw InvalidArgument("clip", "clipping threshold must be > 0, got " + ToExactString(clip));
+  if (!(sigma > 0)) throw InvalidArgument("sigma", "noise std must be > 0, got " + EchoValue(sigma));
+  if (!(clip > 0)) throw InvalidArgument("clip", "clipping threshold must be > 0, got " + EchoValue(clip));
   ValidatePrecision(precision_bits);
   const QuantizedGaussianParams p{sigma, 2, clip};
   ValidateInput(p, x, "x");
@@ -581,8 +581,8 @@ Enclosure ClampedGaussianDivergence(const Rational& sigma, const Rational& clip,
 }
 
 std::optional<Rational> GaussianRdpExact(const Rational& sigma, const Rational& sensitivity, const RenyiOrder& order) {
-  if (!(sigma > 0)) throw InvalidArgument("sigma", "noise std must be > 0, got " + ToExactString(sigma));
-  if (sensitivity < 0) throw InvalidArgument("sensitivity", "must be >= 0, got " + ToExactString(sensitivity));
+  if (!(sigma > 0)) throw InvalidArgument("sigma", "noise std must be > 0, got " + EchoValue(sigma));
+  if (sensitivity < 0) throw InvalidArgument("sensitivity", "must be >= 0, got " + EchoValue(sensitivity));
   const Rational base = sensitivity * sensitivity / (2 * sigma * sigma);
   switch (order.kind) {
     case RenyiOrder::Kind::kKl: return base;

@@ -23,7 +23,7 @@ void ValidateP(const Rational& p) { ValidateOpenUnit(p, "p"); }
 
 Rational KeepFromGamma(const Rational& gamma) {
   if (!(gamma >= 0) || !(gamma < Rational(1, 2)))
-    throw InvalidArgument("gamma", "must lie in [0, 1/2), got " + ToExactString(gamma));
+    throw InvalidArgument("gamma", "must lie in [0, 1/2), got " + EchoValue(gamma));
   return Rational(1, 2) + gamma;
 }
 
@@ -81,8 +81,8 @@ Enclosure RrRdpEnclosure(const Rational& p, const Enclosure& order) {
 Interval RrRdp(const Rational& p, const Rational& order, int precision_bits) {
   ValidatePrecision(precision_bits);
   ValidateP(p);
-  if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + ToExactString(order));
-  if (order > 1000000) throw InvalidArgument("order", "must be <= 1e6, got " + ToExactString(order));
+  if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + EchoValue(order));
+  if (order > 1000000) throw InvalidArgument("order", "must be <= 1e6, got " + EchoValue(order));
   return ToInterval(RrRdpEnclosure(p, Enclosure(precision_bits, order)));
 }
 
@@ -252,14 +252,14 @@ Enclosure DeltaFromPair(const BinomialPair& pair, const Enclosure& e_eps) {
 }
 unsigned long ValidateK(const Rational& k) {
   ValidatePositiveInteger(k, "k");
-  if (k > 20000) throw InvalidArgument("k", "exact profile supports k = T*h <= 20000, got " + ToExactString(k));
+  if (k > 20000) throw InvalidArgument("k", "exact profile supports k = T*h <= 20000, got " + EchoValue(k));
   return static_cast<unsigned long>(boost::multiprecision::numerator(k));
 }
 }  // namespace
 
 Interval BnnExactDelta(const Rational& eps, const Rational& gamma, const Rational& k, int precision_bits) {
   ValidatePrecision(precision_bits);
-  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + ToExactString(eps));
+  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + EchoValue(eps));
   if (eps > 1000000) throw InvalidArgument("eps", "must be <= 1e6");
   const Rational p = KeepFromGamma(gamma);
   const unsigned long kk = ValidateK(k);

@@ -24,10 +24,10 @@ Rational PowQ(const Rational& x, unsigned long n) {
 
 void Validate(const Rational& q, const Rational& sigma, const Rational& order, int precision_bits) {
   ValidatePrecision(precision_bits);
-  if (!(q > 0) || q > 1) throw InvalidArgument("q", "must lie in (0, 1], got " + ToExactString(q));
+  if (!(q > 0) || q > 1) throw InvalidArgument("q", "must lie in (0, 1], got " + EchoValue(q));
   ValidatePositive(sigma, "sigma");
-  if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + ToExactString(order));
-  if (order > 100000) throw InvalidArgument("order", "must be <= 1e5, got " + ToExactString(order));
+  if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + EchoValue(order));
+  if (order > 100000) throw InvalidArgument("order", "must be <= 1e5, got " + EchoValue(order));
 }
 
 // At most this many Euler steps (difference-table rows) per check.

@@ -203,6 +203,14 @@ std::vector<BadInput> BadInputCases() {
 INSTANTIATE_TEST_SUITE_P(All, DpflRefBadInput, ::testing::ValuesIn(BadInputCases()),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// Issue 13 item 6 (fuzz/README.md): a huge exact value is echoed rounded, not as 100,000 digits.
+TEST(DpflRefCli, HugeValuesAreEchoedShort) {
+  const RunResult r = RunDpflRef({"ldpq", "--eps", "1", "--c", "0", "--r", "1", "--w", "1e99999"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_LT(r.err.size(), 300u) << r.err.substr(0, 300);
+  EXPECT_NE(r.err.find("≈1e99999"), std::string::npos) << r.err.substr(0, 300);
+}
+
 TEST(DpflRefCli, HelpExitsZero) {
   const RunResult r = RunDpflRef({"--help"});
   EXPECT_EQ(r.exit_code, 0);

@@ -25,19 +25,11 @@ using dpfl::testing::RunProgram;
 const std::string kDpfl = DPFL_BINARY;
 
 std::string Scratch() {
-  static const std::string dir = [] {
-    const fs::path p = fs::temp_directory_path() / ("dpfl_e2e_" + std::to_string(::getpid()));
-    fs::remove_all(p);
-    fs::create_directories(p);
-    return p.string() + "/";
-  }();
+  static const std::string dir = dpfl::testing::ProcessScratchDir("dpfl_e2e_");
   return dir;
 }
 
-std::string ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+std::string ReadBytes(const std::string& path) { return dpfl::testing::ReadFileBytes(path); }
 
 std::vector<std::string> TrainArgs(const std::string& mechanism, const std::string& out, int rounds,
                                    const std::string& samples = "600", int clients = 4) {
@@ -89,9 +81,10 @@ TEST(TrainE2e, LdpFlRunsAndWritesOneMetricsRowPerRound) {
   EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), 3);  // header + 2 rounds
   // The directly timed mechanism work is the last column, and it is part of the round.
   const std::string header = metrics.substr(0, metrics.find('\n'));
-  EXPECT_TRUE(header.ends_with(",seconds,mechanism_seconds")) << header;
+  EXPECT_TRUE(header.ends_with(",seconds,mechanism_seconds,idle_clients")) << header;
   std::istringstream rows(metrics.substr(metrics.find('\n') + 1));
   for (std::string row; std::getline(rows, row);) {
+    row = row.substr(0, row.rfind(','));  // drop idle_clients
     const std::size_t last = row.rfind(','), before = row.rfind(',', last - 1);
     const double round_s = std::stod(row.substr(before + 1, last - before - 1)), mech_s = std::stod(row.substr(last + 1));
     EXPECT_GT(mech_s, 0.0) << row;

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -51,6 +52,21 @@ inline RunResult RunProgram(const std::string& program, const std::vector<std::s
   r.err = ss.str();
   std::remove(err_path.c_str());
   return r;
+}
+
+// A fresh scratch directory for this test process (ctest runs test processes in parallel):
+// <tmp>/<prefix><pid>/, emptied first; returned with a trailing '/'.
+inline std::string ProcessScratchDir(const std::string& prefix) {
+  const std::filesystem::path p = std::filesystem::temp_directory_path() / (prefix + std::to_string(::getpid()));
+  std::filesystem::remove_all(p);
+  std::filesystem::create_directories(p);
+  return p.string() + "/";
+}
+
+// The whole file as bytes ("" if it cannot be read).
+inline std::string ReadFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 }  // namespace dpfl::testing

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "dpfl/data/datasets.hpp"
@@ -111,6 +112,74 @@ TEST(Idx, TruncatedGzipIsRejected) {
 TEST(Idx, MissingFile) {
   EXPECT_THROW(data::ReadIdx("/nonexistent/dpfl/file"), InvalidArgument);
   EXPECT_THROW(data::LoadMnistDirectory("/nonexistent/dpfl"), InvalidArgument);
+}
+
+// Issue 13 item 5 (fuzz/README.md, fuzz_idx_loader): the bytes-level gzip and pairing functions.
+std::vector<std::uint8_t> GzipBytes(const std::vector<std::uint8_t>& bytes) {
+  const std::string path = TempPath("member.gz");
+  WriteGzip(path, bytes);
+  std::ifstream in(path, std::ios::binary);
+  return {(std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()};
+}
+
+TEST(Gzip, PlainBytesPassThroughUnchanged) {
+  const std::vector<std::uint8_t> plain = {0x1f, 0x00, 0x8b, 7};
+  EXPECT_EQ(data::InflateMaybeGzip(plain, "p"), plain);
+  EXPECT_EQ(data::InflateMaybeGzip({}, "p"), std::vector<std::uint8_t>{});
+  EXPECT_EQ(data::InflateMaybeGzip({0x1f}, "p"), std::vector<std::uint8_t>{0x1f});
+}
+
+TEST(Gzip, EveryMemberOfAMultiMemberFileIsDecoded) {
+  // Regression: only the first member was decoded and the rest of the file silently dropped, so
+  // `cat a.gz b.gz` (valid gzip, RFC 1952 §2.2) read as a truncated IDX file.
+  const auto idx = Idx({2, 2, 3}, std::vector<std::uint8_t>(12, 9));
+  const std::vector<std::uint8_t> head(idx.begin(), idx.begin() + 7), tail(idx.begin() + 7, idx.end());
+  auto two = GzipBytes(head);
+  const auto second = GzipBytes(tail);
+  two.insert(two.end(), second.begin(), second.end());
+  EXPECT_EQ(data::InflateMaybeGzip(two, "two.gz"), idx);
+  const std::string path = TempPath("two.gz");
+  WriteFile(path, two);
+  EXPECT_EQ(data::ReadIdx(path).dims, (std::vector<std::uint32_t>{2, 2, 3}));
+}
+
+TEST(Gzip, BytesAfterTheLastMemberAreRejected) {
+  // Regression: trailing bytes after the gzip stream were silently ignored.
+  auto bytes = GzipBytes(Idx({2}, {1, 2}));
+  const std::size_t end = bytes.size();
+  bytes.push_back(0);
+  bytes.push_back(0);
+  const std::string msg = ErrorOf([&] { data::InflateMaybeGzip(bytes, "t.gz"); });
+  EXPECT_NE(msg.find("trailing bytes after gzip stream"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("offset " + std::to_string(end)), std::string::npos) << msg;
+  EXPECT_NE(msg.find("t.gz"), std::string::npos) << msg;
+  bytes.resize(end + 1);
+  bytes[end] = 0x1f;  // half a gzip magic: a truncated second member
+  EXPECT_NE(ErrorOf([&] { data::InflateMaybeGzip(bytes, "t.gz"); }).find("trailing"), std::string::npos);
+  bytes.push_back(0x8b);  // a whole magic, then nothing: truncated
+  EXPECT_NE(ErrorOf([&] { data::InflateMaybeGzip(bytes, "t.gz"); }).find("truncated gzip"), std::string::npos);
+}
+
+TEST(Idx, PairingWorksOnParsedBytes) {
+  const auto images = data::ParseIdx(Idx({2, 1, 2}, {0, 51, 102, 255}), "img");
+  const auto labels = data::ParseIdx(Idx({2}, {4, 9}), "lab");
+  const data::Dataset ds = data::IdxPairToDataset(images, "img", labels, "lab");
+  ASSERT_EQ(ds.size(), 2u);
+  EXPECT_EQ(ds.height, 1);
+  EXPECT_EQ(ds.width, 2);
+  EXPECT_EQ(ds.labels[1], 9);
+  EXPECT_FLOAT_EQ(ds.images[1], 0.2f);
+  EXPECT_NE(ErrorOf([&] { data::IdxPairToDataset(images, "img", data::ParseIdx(Idx({3}, {1, 1, 1}), "lab"), "lab"); })
+                .find("differs"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf([&] { data::IdxPairToDataset(labels, "lab", labels, "lab"); }).find("3 dimensions"), std::string::npos);
+  // Arrays from elsewhere must still be consistent: dims that overflow or disagree with the data.
+  data::IdxArray bad = images;
+  bad.data.pop_back();
+  EXPECT_NE(ErrorOf([&] { data::IdxPairToDataset(bad, "img", labels, "lab"); }).find("size differs"), std::string::npos);
+  bad = images;
+  bad.dims = {2, 0xFFFFFFFFu, 0xFFFFFFFFu};
+  EXPECT_NE(ErrorOf([&] { data::IdxPairToDataset(bad, "img", labels, "lab"); }).find("implausible"), std::string::npos);
 }
 
 TEST(Cifar, ParsesAndRejectsTruncatedRecords) {

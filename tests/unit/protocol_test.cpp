@@ -29,23 +29,26 @@ TEST(Protocol, ServerViewHoldsNoSecretsSharedBitsOrWeights) {
   cfg.kind = MechanismKind::kCorBinFl;
   cfg.eps_p = 1.0;
   std::vector<ClientKeys> keys;
-  std::vector<PublicKey> pks;
+  std::vector<PublicKey> pks, ids;
+  std::vector<KeyAnnouncement> ann;
   for (std::uint32_t i = 0; i < kN; ++i) {
     keys.push_back(DeriveClientKeys(kSeed, i));
     pks.push_back(keys.back().public_key);
+    ids.push_back(keys.back().identity_public);
+    ann.push_back(Announce(keys.back(), i, kRound));
   }
   std::vector<std::vector<float>> w(kN, std::vector<float>(kM));
   for (std::uint32_t i = 0; i < kN; ++i)
     for (std::size_t j = 0; j < kM; ++j) w[i][j] = 0.001f * static_cast<float>((i + 1) * 1000 + j) - 0.3f;
   const std::vector<LayerRange> ranges = {{0, 100, 0.0, 1.0}, {100, 200, 0.1, 0.5}};
-  ServerView view = BeginRound(cfg, kN, kRound, kSeed, pks);
+  ServerView view = BeginRound(cfg, kN, kRound, kSeed, ann);
   ASSERT_EQ(view.pairing.pairs.size(), 3u);
   for (std::uint32_t i = 0; i < kN; ++i)
-    view.messages.push_back(EncodeClient(cfg, w[i], ranges, SlotFor(view, i, keys[i]), keys[i].private_stream, kRound));
+    view.messages.push_back(EncodeClient(cfg, w[i], ranges, SlotFor(view, i, keys[i], ids), keys[i].private_stream, kRound));
 
   // Structure: exactly five members of these types (a new member breaks this line).
-  const auto& [round, public_keys, pairing, present, messages] = view;
-  static_assert(std::is_same_v<std::remove_cvref_t<decltype(public_keys)>, std::vector<PublicKey>>);
+  const auto& [round, announcements, pairing, present, messages] = view;
+  static_assert(std::is_same_v<std::remove_cvref_t<decltype(announcements)>, std::vector<KeyAnnouncement>>);
   static_assert(std::is_same_v<std::remove_cvref_t<decltype(messages)>, std::vector<Message>>);
   EXPECT_EQ(round, kRound);
   EXPECT_EQ(present.size(), kN);
@@ -60,6 +63,8 @@ TEST(Protocol, ServerViewHoldsNoSecretsSharedBitsOrWeights) {
     EXPECT_FALSE(Contains(bytes, k1.words, 16));
     EXPECT_FALSE(Contains(bytes, keys[q1].secret_key.data(), 16));
     EXPECT_FALSE(Contains(bytes, keys[q2].secret_key.data(), 16));
+    EXPECT_FALSE(Contains(bytes, keys[q1].identity_secret.data(), 16));
+    EXPECT_FALSE(Contains(bytes, keys[q2].identity_secret.data(), 16));
     // The pair's shared stream (first layer key) never appears: neither the raw words of its head
     // stream (which hold the heads of Z) nor those of its tail stream.
     const dpfl::rng::StreamKey layer = DeriveSubKey(k1, "layer", 0);
@@ -89,27 +94,86 @@ TEST(Protocol, DropoutSurvivorRunsLdpqAndAbsentClientHasNoSlot) {
   cfg.kind = MechanismKind::kCorBinFl;
   cfg.dropout = 0.5;
   std::vector<ClientKeys> keys;
-  std::vector<PublicKey> pks;
+  std::vector<PublicKey> ids;
   for (std::uint32_t i = 0; i < 20; ++i) {
     keys.push_back(DeriveClientKeys(1, i));
-    pks.push_back(keys.back().public_key);
+    ids.push_back(keys.back().identity_public);
   }
   bool saw_lone_survivor = false;
   for (std::uint32_t round = 0; round < 5; ++round) {
-    const ServerView view = BeginRound(cfg, 20, round, 1, pks);
+    std::vector<KeyAnnouncement> ann;
+    for (std::uint32_t i = 0; i < 20; ++i) ann.push_back(Announce(keys[i], i, round));
+    const ServerView view = BeginRound(cfg, 20, round, 1, ann);
     for (const auto& [a, b] : view.pairing.pairs) {
       if (view.present[a] != view.present[b]) {
         const std::uint32_t survivor = view.present[a] ? a : b, gone = view.present[a] ? b : a;
-        EXPECT_EQ(SlotFor(view, survivor, keys[survivor]).role, Role::kSolo);
-        EXPECT_THROW(SlotFor(view, gone, keys[gone]), InvalidArgument);
+        EXPECT_EQ(SlotFor(view, survivor, keys[survivor], ids).role, Role::kSolo);
+        EXPECT_THROW(SlotFor(view, gone, keys[gone], ids), InvalidArgument);
         saw_lone_survivor = true;
       } else if (view.present[a]) {
-        EXPECT_EQ(SlotFor(view, a, keys[a]).role, Role::kQ1);
-        EXPECT_EQ(SlotFor(view, b, keys[b]).role, Role::kQ2);
+        EXPECT_EQ(SlotFor(view, a, keys[a], ids).role, Role::kQ1);
+        EXPECT_EQ(SlotFor(view, b, keys[b], ids).role, Role::kQ2);
       }
     }
   }
   EXPECT_TRUE(saw_lone_survivor);
+}
+
+// Issue 13 item 8: a malicious server that substitutes its own X25519 key for a client's (to sit
+// between the two clients of a pair and learn their shared bits) is refused by the partner, and
+// so are announcements replayed from another round or another client. The honest relay works.
+TEST(Protocol, PartnerRefusesSubstitutedOrReplayedKeys) {
+  constexpr std::uint32_t kN = 4, kRound = 3;
+  MechanismConfig cfg;
+  cfg.kind = MechanismKind::kCorBinFl;
+  std::vector<ClientKeys> keys;
+  std::vector<PublicKey> ids;
+  std::vector<KeyAnnouncement> ann;
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    keys.push_back(DeriveClientKeys(5, i));
+    ids.push_back(keys.back().identity_public);
+    ann.push_back(Announce(keys.back(), i, kRound));
+  }
+  const ServerView honest = BeginRound(cfg, kN, kRound, 5, ann);
+  const auto [q1, q2] = honest.pairing.pairs.at(0);
+  const ClientSlot s1 = SlotFor(honest, q1, keys[q1], ids), s2 = SlotFor(honest, q2, keys[q2], ids);
+  EXPECT_EQ(std::memcmp(s1.pair_key.words, s2.pair_key.words, sizeof s1.pair_key.words), 0);
+
+  // The server's own key pair, with a signature it can make (its own identity key): substituted
+  // for q2's key in the view that q1 receives.
+  const ClientKeys mallory = DeriveClientKeys(666, 0);
+  ServerView forged = honest;
+  forged.announcements[q2] = Announce(mallory, q2, kRound);
+  EXPECT_THROW(SlotFor(forged, q1, keys[q1], ids), AuthenticationFailure);
+  // The same key with q2's genuine signature copied over: the signature covers the key.
+  forged.announcements[q2].signature = honest.announcements[q2].signature;
+  EXPECT_THROW(SlotFor(forged, q1, keys[q1], ids), AuthenticationFailure);
+  // Had q1 accepted, the server would share a pair key with q1: show that this is what the
+  // check prevents (the server's key agreement with q1 equals what q1 would compute).
+  const dpfl::rng::StreamKey server_side = PairKey(mallory, keys[q1].public_key, false);
+  const dpfl::rng::StreamKey q1_side = PairKey(keys[q1], mallory.public_key, true);
+  EXPECT_EQ(std::memcmp(server_side.words, q1_side.words, sizeof q1_side.words), 0);
+  // Replays: q2's genuine announcement of another round, or another client's announcement.
+  ServerView replayed = honest;
+  replayed.announcements[q2] = Announce(keys[q2], q2, kRound + 1);
+  EXPECT_THROW(SlotFor(replayed, q1, keys[q1], ids), AuthenticationFailure);
+  replayed.announcements[q2] = honest.announcements[q1];  // q1's own genuine key, relayed as q2's
+  EXPECT_THROW(SlotFor(replayed, q1, keys[q1], ids), AuthenticationFailure);
+  // A wrong directory (the server handing out identity keys) is not something the protocol
+  // accepts either: the directory must reach clients at setup (protocol.hpp).
+  std::vector<PublicKey> bad_ids = ids;
+  bad_ids[q2] = mallory.identity_public;
+  EXPECT_THROW(SlotFor(honest, q1, keys[q1], bad_ids), AuthenticationFailure);
+}
+
+TEST(Protocol, RandomKeysDifferAndStillPair) {
+  const ClientKeys a = RandomClientKeys(), b = RandomClientKeys();
+  EXPECT_NE(a.public_key, b.public_key);
+  EXPECT_NE(a.identity_public, b.identity_public);
+  EXPECT_TRUE(VerifyAnnouncement(Announce(a, 7, 2), a.identity_public, 7, 2));
+  EXPECT_FALSE(VerifyAnnouncement(Announce(a, 7, 2), b.identity_public, 7, 2));
+  const auto k1 = PairKey(a, b.public_key, true), k2 = PairKey(b, a.public_key, false);
+  EXPECT_EQ(std::memcmp(k1.words, k2.words, sizeof k1.words), 0);
 }
 
 TEST(Mechanisms, ValidationRejectsImpossibleCombinations) {

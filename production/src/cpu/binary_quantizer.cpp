@@ -13,28 +13,29 @@
 #include <string>
 
 #include "dpfl/error.hpp"
+#include "dpfl/format.hpp"
 
 namespace dpfl::quant {
 namespace {
 
 BinaryLevels Levels(double eps, double c, double r, bool alpha_as_printed) {
   if (!std::isfinite(eps) || !(eps > 0))
-    throw InvalidArgument("eps", "privacy budget must be finite and > 0, got " + std::to_string(eps));
-  if (!std::isfinite(c)) throw InvalidArgument("c", "center must be finite, got " + std::to_string(c));
+    throw InvalidArgument("eps", "privacy budget must be finite and > 0, got " + ShortestDouble(eps));
+  if (!std::isfinite(c)) throw InvalidArgument("c", "center must be finite, got " + ShortestDouble(c));
   if (!std::isfinite(r) || !(r > 0))
-    throw InvalidArgument("r", "radius must be finite and > 0, got " + std::to_string(r));
+    throw InvalidArgument("r", "radius must be finite and > 0, got " + ShortestDouble(r));
   const double e = std::exp(eps);
   double alpha = (e + 1.0) / (e - 1.0);  // seed-000 Alg. 1 l.1
   if (!std::isfinite(alpha) || !(alpha > 1.0))
     throw InvalidArgument("eps", "alpha(eps) = (e^eps+1)/(e^eps-1) must be > 1 in double precision; eps = " +
-                                     std::to_string(eps) + " is too large");
+                                     ShortestDouble(eps) + " is too large");
   // Every derived constant must be finite and non-degenerate, or privacy silently breaks
   // (found by fuzz_quantizer_inputs): a subnormal r makes 1/(2rα) infinite, q NaN and the
   // output deterministic; a huge r makes 1/(2rα) zero and q ≡ 1/2. The output levels c ± rα
   // must also be representable as floats, since decoded means are float32.
   const double two_r_alpha = 2.0 * r * alpha, inv = 1.0 / two_r_alpha;
   if (!std::isfinite(two_r_alpha) || !std::isfinite(inv) || !(inv > 0) || !std::isnormal(inv))
-    throw InvalidArgument("r", "radius " + std::to_string(r) + " gives a degenerate 1/(2 r alpha); use |r| in about [1e-300, 1e300]");
+    throw InvalidArgument("r", "radius " + ShortestDouble(r) + " gives a degenerate 1/(2 r alpha); use |r| in about [1e-300, 1e300]");
   constexpr double kFloatMax = 3.4028234663852886e38;
   if (!(std::fabs(c) + r * alpha <= kFloatMax))
     throw InvalidArgument("c", "levels c +- r*alpha must lie within the float range (|c| + r*alpha <= 3.4e38)");
@@ -109,7 +110,7 @@ void EncodeCoq(const BinaryLevels& levels, std::span<const float> w, int d, Pair
                std::uint32_t client, std::span<std::uint64_t> bits, int threads) {
   if (!(p_x == 0.5))
     throw InvalidArgument("p_x", "the production CoQ-FL path supports the codebook bias p_x = 1/2 only, got " +
-                                     std::to_string(p_x));
+                                     ShortestDouble(p_x));
   EncodeCorBinQ(levels, w, d, role, shared_ctx, private_ctx, pair, client, bits, threads);
 }
 
@@ -126,7 +127,7 @@ void EncodeCoq(const BinaryLevels& levels, std::span<const float> w, int d, Pair
                int threads) {
   if (!(p_x == 0.5))
     throw InvalidArgument("p_x", "the production CoQ-FL path supports the codebook bias p_x = 1/2 only, got " +
-                                     std::to_string(p_x));
+                                     ShortestDouble(p_x));
   // seed-001 §3.7 [DERIVED]: with p_x = 1/2 F(i) = i/2^d, so PerturbWeight's cells are the
   // CorBinQ cells and Alice/Bob are exactly the Q1/Q2 rules.
   EncodeCorBinQ(levels, w, d, role, ctx, pair, client, bits, threads);

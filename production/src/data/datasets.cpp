@@ -7,6 +7,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <new>
 #include <numeric>
 #include <sstream>
 
@@ -69,32 +71,73 @@ Dataset Dataset::Subset(const std::vector<std::size_t>& indices) const {
   return out;
 }
 
+namespace {
+
+// inflateEnd on every path out of InflateMaybeGzip, exceptions (std::bad_alloc) included.
+struct Inflater {
+  z_stream zs{};
+  bool live = false;
+  ~Inflater() {
+    if (live) inflateEnd(&zs);
+  }
+};
+
+// ParseIdx's guarantees for an IdxArray from elsewhere: every dim in [1, 2^28], product (at
+// most 2^34) equal to the data size.
+void CheckIdxArray(const IdxArray& a, const std::string& name) {
+  std::size_t total = 1;
+  for (const std::uint32_t size : a.dims) {
+    if (size == 0 || size > (1u << 28) || (total *= size) > (std::size_t{1} << 34))
+      throw InvalidArgument(name, "implausible IDX dimension sizes in '" + name + "'");
+  }
+  if (total != a.data.size()) throw InvalidArgument(name, "IDX data size differs from its dims in '" + name + "'");
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> InflateMaybeGzip(std::vector<std::uint8_t> raw, const std::string& name) {
+  if (raw.size() < 2 || raw[0] != 0x1f || raw[1] != 0x8b) return raw;
+  Inflater z;
+  if (inflateInit2(&z.zs, 15 + 16) != Z_OK) throw InvalidArgument(name, "zlib initialisation failed for '" + name + "'");
+  z.live = true;
+  std::vector<std::uint8_t> out;
+  std::uint8_t buf[1 << 16];
+  // zlib counts in uInt (32 bits): the input is fed in chunks, so files over 4 GiB are read whole.
+  std::size_t fed = 0;
+  for (;;) {
+    if (z.zs.avail_in == 0 && fed < raw.size()) {
+      const std::size_t chunk = std::min<std::size_t>(raw.size() - fed, std::numeric_limits<uInt>::max());
+      z.zs.next_in = raw.data() + fed;
+      z.zs.avail_in = static_cast<uInt>(chunk);
+      fed += chunk;
+    }
+    z.zs.next_out = buf;
+    z.zs.avail_out = sizeof buf;
+    const int rc = inflate(&z.zs, Z_NO_FLUSH);
+    out.insert(out.end(), buf, buf + (sizeof buf - z.zs.avail_out));
+    const std::size_t at = fed - z.zs.avail_in;  // bytes of `raw` consumed
+    if (rc == Z_STREAM_END) {
+      if (at == raw.size()) break;
+      // Another member may follow; anything else after a member is an error.
+      if (raw.size() - at < 2 || raw[at] != 0x1f || raw[at + 1] != 0x8b) Fail(name, at, "trailing bytes after gzip stream");
+      if (inflateReset(&z.zs) != Z_OK) Fail(name, at, "zlib reset failed");
+      continue;
+    }
+    if (rc == Z_MEM_ERROR) throw std::bad_alloc();
+    if (rc != Z_OK && rc != Z_BUF_ERROR) Fail(name, at, "corrupt gzip stream");
+    // Z_BUF_ERROR (no progress possible) or all input consumed with output room to spare: the
+    // stream needs bytes that the file does not have.
+    if (rc == Z_BUF_ERROR || (z.zs.avail_in == 0 && fed == raw.size() && z.zs.avail_out != 0))
+      Fail(name, at, "truncated gzip stream");
+  }
+  return out;
+}
+
 std::vector<std::uint8_t> ReadMaybeGzip(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidArgument(path, "cannot open '" + path + "'");
   std::vector<std::uint8_t> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (raw.size() < 2 || raw[0] != 0x1f || raw[1] != 0x8b) return raw;
-  z_stream zs{};
-  if (inflateInit2(&zs, 15 + 16) != Z_OK) throw InvalidArgument(path, "zlib initialisation failed for '" + path + "'");
-  std::vector<std::uint8_t> out;
-  std::uint8_t buf[1 << 16];
-  zs.next_in = raw.data();
-  zs.avail_in = static_cast<uInt>(raw.size());
-  int rc = Z_OK;
-  while (rc != Z_STREAM_END) {
-    zs.next_out = buf;
-    zs.avail_out = sizeof buf;
-    rc = inflate(&zs, Z_NO_FLUSH);
-    out.insert(out.end(), buf, buf + (sizeof buf - zs.avail_out));
-    if (rc == Z_STREAM_END) break;
-    if (rc != Z_OK || (zs.avail_in == 0 && zs.avail_out != 0)) {
-      const std::size_t at = raw.size() - zs.avail_in;
-      inflateEnd(&zs);
-      Fail(path, at, rc == Z_OK || rc == Z_BUF_ERROR ? "truncated gzip stream" : "corrupt gzip stream");
-    }
-  }
-  inflateEnd(&zs);
-  return out;
+  return InflateMaybeGzip(std::move(raw), path);
 }
 
 IdxArray ParseIdx(const std::vector<std::uint8_t>& b, const std::string& name) {
@@ -124,10 +167,18 @@ IdxArray ParseIdx(const std::vector<std::uint8_t>& b, const std::string& name) {
 IdxArray ReadIdx(const std::string& path) { return ParseIdx(ReadMaybeGzip(path), path); }
 
 Dataset LoadIdxPair(const std::string& images_path, const std::string& labels_path) {
-  const IdxArray images = ReadIdx(images_path);
+  const IdxArray images = ReadIdx(images_path);  // images first: its errors win, as before
   const IdxArray labels = ReadIdx(labels_path);
+  return IdxPairToDataset(images, images_path, labels, labels_path);
+}
+
+Dataset IdxPairToDataset(const IdxArray& images, const std::string& images_path, const IdxArray& labels,
+                         const std::string& labels_path) {
   if (images.dims.size() != 3) Fail(images_path, 3, "image file must have 3 dimensions");
   if (labels.dims.size() != 1) Fail(labels_path, 3, "label file must have 1 dimension");
+  // Arrays that did not come from ParseIdx must still satisfy what ParseIdx guarantees.
+  CheckIdxArray(images, images_path);
+  CheckIdxArray(labels, labels_path);
   if (images.dims[0] != labels.dims[0])
     throw InvalidArgument(labels_path, "label count " + std::to_string(labels.dims[0]) + " differs from image count " +
                                            std::to_string(images.dims[0]) + " of '" + images_path + "'");
@@ -265,6 +316,14 @@ std::vector<std::vector<std::size_t>> DirichletShares(const std::vector<std::int
     std::vector<double> g(n);
     double sum = 0;
     for (double& x : g) sum += (x = cur.NextGamma(beta));
+    // For a tiny β every Gamma(β) draw can underflow to 0; the proportions are then undefined
+    // (0/0). The class then goes to one client drawn uniformly from the same stream, which is
+    // the β → 0 limit of the Dirichlet split (issue 13 item 4: no input may give NaN cut points).
+    if (!(sum > 0) || !std::isfinite(sum)) {
+      std::fill(g.begin(), g.end(), 0.0);
+      g[cur.Below(n)] = 1.0;
+      sum = 1.0;
+    }
     // Cumulative cut points ⌊N·Σ_{i≤j} p_i⌋ assign every sample of the class exactly once.
     double acc = 0;
     std::size_t start = 0;

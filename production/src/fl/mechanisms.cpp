@@ -4,19 +4,20 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "dpfl/error.hpp"
+#include "dpfl/format.hpp"
 #include "dpfl/fl/stream_util.hpp"
 #include "dpfl/quant/cq.hpp"
+#ifdef DPFL_FL_WIRING_MUTANTS  // test-only copy of this file (tests/CMakeLists.txt); never in dpfl_fl
+#include "testing/fl_wiring_mutants.hpp"
+#endif
 
 namespace dpfl::fl {
 namespace {
 
-std::string Str(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
-}
+std::string Str(double x) { return ShortestDouble(x); }
 
 quant::StreamContext Ctx(const MechanismConfig& config, const rng::StreamKey& key, std::uint32_t round) {
   quant::StreamContext ctx;
@@ -93,6 +94,9 @@ void ValidateMechanism(const MechanismConfig& config, std::uint32_t n) {
     throw InvalidArgument("--dropout", "must be in [0, 1), got " + Str(config.dropout));
   if (config.kind == MechanismKind::kGaussian && !(config.delta > 0 && config.delta < 1))
     throw InvalidArgument("--delta", "must be in (0, 1), got " + Str(config.delta));
+  // The exact discrete noise has a parameter range (e.g. σ² < 2^64): fail at start-up, not at
+  // the first encode.
+  if (config.kind == MechanismKind::kGaussian || config.kind == MechanismKind::kLaplace) DiscreteNoiseLawFor(config);
   if (config.kind == MechanismKind::kAugCorBinFl) {
     if (!(config.gamma > 0 && config.gamma < 1))
       throw InvalidArgument("--gamma", "augcorbin-fl needs gamma in (0, 1), got " + Str(config.gamma));
@@ -142,6 +146,70 @@ double AnalyticGaussianSigma(double eps, double delta, double sensitivity) {
 
 double LaplaceScale(double eps, double sensitivity) { return sensitivity / eps; }
 
+DiscreteNoiseLaw DiscreteNoiseLawFor(const MechanismConfig& config) {
+  if (config.kind != MechanismKind::kGaussian && config.kind != MechanismKind::kLaplace)
+    throw InvalidArgument("--mechanism", MechanismName(config.kind) + " adds no gaussian/laplace noise");
+  if (!(config.eps_p > 0) || !std::isfinite(config.eps_p))
+    throw InvalidArgument("--eps-p", "must be finite and > 0, got " + Str(config.eps_p));
+  DiscreteNoiseLaw law;
+  law.kind = config.kind;
+  law.grid_steps = kNoiseGridSteps;
+  const auto n = static_cast<Uint128>(kNoiseGridSteps);
+  if (config.kind == MechanismKind::kLaplace) {
+    // t = N/ε_p exactly: ε_p = a/b (its exact dyadic value), t = N·b/a. ε_p ≥ 2^−28 keeps
+    // t ≤ 2^48 and N·b within 2^96 (b ≤ 2^(28+52)).
+    if (config.eps_p < 0x1.0p-28)
+      throw InvalidArgument("--eps-p", "the exact Laplace needs eps_p >= 2^-28 (t = N/eps_p <= 2^48), got " + Str(config.eps_p));
+    const Ratio128 eps = ExactRatio(config.eps_p, "--eps-p");
+    law.laplace_scale = MakeRatio(n * eps.den, eps.num, "--eps-p");
+    return law;
+  }
+  if (!(config.delta > 0 && config.delta < 1)) throw InvalidArgument("--delta", "must be in (0, 1), got " + Str(config.delta));
+  // σ_N: the continuous analytic σ for sensitivity N; the margin 1 + 2^−20 and the ceiling make
+  // σ² ≥ σ_N² whatever the double rounding of the bisection (relative 10^−12) and of the square.
+  const double sigma = AnalyticGaussianSigma(config.eps_p, config.delta, static_cast<double>(kNoiseGridSteps)) *
+                       (1 + kGaussianSigmaMargin);
+  const double sigma2 = std::ceil(sigma * sigma);
+  if (!(sigma2 < 0x1.0p64))
+    throw InvalidArgument("--eps-p", "too small for the exact Gaussian: sigma^2 = " + Str(sigma2) +
+                                         " grid units exceeds 2^64 (eps_p = " + Str(config.eps_p) + ")");
+  law.gaussian_sigma2 = Ratio128{static_cast<Uint128>(static_cast<std::uint64_t>(sigma2)), 1};
+  return law;
+}
+
+NoiseGrid NoiseGridFor(const LayerRange& range) {
+  NoiseGrid grid;
+  grid.steps = kNoiseGridSteps;
+  grid.lo = range.c - range.r;
+  grid.step = 2 * range.r / static_cast<double>(kNoiseGridSteps);
+  if (!std::isfinite(range.c) || !std::isfinite(range.r) || !(range.r > 0) || !std::isfinite(grid.lo) ||
+      !std::isnormal(grid.step))
+    throw InvalidArgument("r", "the noise grid needs finite c, r > 0 and a normal step 2r/N, got c = " + Str(range.c) +
+                                   ", r = " + Str(range.r));
+  return grid;
+}
+
+std::int64_t GridIndex(const NoiseGrid& grid, double x) {
+  // Any deterministic map into [0, N] keeps the sensitivity at N; nearest is the least biased.
+  const double u = (x - grid.lo) / grid.step;
+  if (!(u > 0)) return 0;  // also NaN
+  if (!(u < static_cast<double>(grid.steps))) return grid.steps;
+  return std::min<std::int64_t>(std::llround(u), grid.steps);
+}
+
+float GridValue(const NoiseGrid& grid, std::int64_t n) {
+  return static_cast<float>(grid.lo + static_cast<double>(n) * grid.step);
+}
+
+DiscreteNoise DiscreteNoiseFor(const MechanismConfig& config, const LayerRange& range) {
+  return {DiscreteNoiseLawFor(config), NoiseGridFor(range)};
+}
+
+double MonitorNoiseScale(const DiscreteNoise& noise) {
+  if (noise.law.kind == MechanismKind::kGaussian) return DiscreteGaussian(noise.law.gaussian_sigma2).Sigma() * noise.grid.step;
+  return std::sqrt(DiscreteLaplace(noise.law.laplace_scale).Variance() / 2) * noise.grid.step;
+}
+
 std::size_t MessageWords(const std::vector<LayerRange>& ranges) {
   std::size_t words = 0;
   for (const auto& range : ranges) words += quant::PackedWords(range.size);
@@ -162,19 +230,24 @@ Message EncodeClient(const MechanismConfig& config, std::span<const float> w, co
       return msg;
     case MechanismKind::kGaussian:
     case MechanismKind::kLaplace: {
+      // Exact integer noise on a grid of N + 1 points per layer (mechanisms.hpp, DiscreteNoiseLaw).
       msg.values.resize(m);
       const bool gauss = config.kind == MechanismKind::kGaussian;
+      const DiscreteNoiseLaw law = DiscreteNoiseLawFor(config);
+      const DiscreteGaussian gaussian(gauss ? law.gaussian_sigma2 : Ratio128{1, 1});
+      const DiscreteLaplace laplace(gauss ? Ratio128{1, 1} : law.laplace_scale);
       for (std::size_t l = 0; l < ranges.size(); ++l) {
         const LayerRange& range = ranges[l];
-        const double scale = gauss ? AnalyticGaussianSigma(config.eps_p, config.delta, 2 * range.r)
-                                   : LaplaceScale(config.eps_p, 2 * range.r);
-        StreamCursor cur;
-        cur.ctx = Ctx(config, DeriveSubKey(client_key, gauss ? "gaussian" : "laplace", l), round);
-        cur.addr = {round, slot.client, rng::Purpose::kPrivateCoin};
+        const NoiseGrid grid = NoiseGridFor(range);
+        NoiseStream stream(Ctx(config, DeriveSubKey(client_key, gauss ? "discrete-gaussian" : "discrete-laplace", l), round),
+                           {round, slot.client, rng::Purpose::kPrivateCoin});
         for (std::size_t j = 0; j < range.size; ++j) {
           const double x = std::clamp(static_cast<double>(w[range.offset + j]), range.c - range.r, range.c + range.r);
-          const double noise = gauss ? scale * cur.NextGaussian() : LaplaceFromUniform(cur.Next(), scale);
-          msg.values[range.offset + j] = static_cast<float>(x + noise);
+          const std::int64_t z = gauss ? gaussian.Sample(stream) : laplace.Sample(stream);
+          std::int64_t sent = 0;
+          if (__builtin_add_overflow(GridIndex(grid, x), z, &sent))  // |z| ≥ 2^63 − N: see discrete_noise.hpp
+            throw std::overflow_error("EncodeClient: grid index plus noise outside int64");
+          msg.values[range.offset + j] = GridValue(grid, sent);
         }
       }
       return msg;
@@ -185,20 +258,32 @@ Message EncodeClient(const MechanismConfig& config, std::span<const float> w, co
       break;
   }
   msg.bits.assign(MessageWords(ranges), 0);
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (issue 13 item 9, docs/mutants.md)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kRoundNotInAddress)) round = 0;
+#endif
   std::size_t word = 0;
   for (std::size_t l = 0; l < ranges.size(); ++l) {
     const LayerRange& range = ranges[l];
     const quant::BinaryLevels levels = quant::MakeBinaryLevels(config.eps_p, range.c, range.r);
     const std::span<const float> wl = w.subspan(range.offset, range.size);
     const std::span<std::uint64_t> out(msg.bits.data() + word, quant::PackedWords(range.size));
-    const quant::StreamContext priv = Ctx(config, DeriveSubKey(client_key, "layer", l), round);
+    quant::StreamContext priv = Ctx(config, DeriveSubKey(client_key, "layer", l), round);
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutants (issue 13 item 9, docs/mutants.md)
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCommonPrivateKey)) priv.key = DeriveSubKey(rng::StreamKey{}, "layer", l);
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kLayerlessPrivateKey)) priv.key = DeriveSubKey(client_key, "layer", 0);
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kPrivateCoinsFromPairKey) && slot.role != Role::kSolo)
+      priv.key = DeriveSubKey(slot.pair_key, "layer", l);
+#endif
     if (slot.role == Role::kSolo) {
       quant::EncodeLdpq(levels, wl, priv, slot.client, out);
     } else {
       // Shared bits Z from the pair-layer key (known to both clients of the pair, never to the
       // server); private tie coins from this client's own layer key, so that not even the
       // partner can recompute them.
-      const quant::StreamContext shared = Ctx(config, DeriveSubKey(slot.pair_key, "layer", l), round);
+      quant::StreamContext shared = Ctx(config, DeriveSubKey(slot.pair_key, "layer", l), round);
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (issue 13 item 9, docs/mutants.md)
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kLayerlessPairKey)) shared.key = slot.pair_key;
+#endif
       const quant::PairRole role = slot.role == Role::kQ1 ? quant::PairRole::kQ1 : quant::PairRole::kQ2;
       if (config.kind == MechanismKind::kCoqFl)
         quant::EncodeCoq(levels, wl, config.d, role, 0.5, shared, priv, slot.pair, slot.client, out);
@@ -280,6 +365,8 @@ std::vector<MonitorSample> SampleForMonitor(const MechanismConfig& config, std::
                                             const rng::StreamKey& monitor_key, std::uint32_t round, std::size_t count) {
   std::vector<MonitorSample> out;
   if (w.empty() || config.kind == MechanismKind::kVanilla || config.kind == MechanismKind::kCq) return out;
+  const bool real_valued = !IsBinary(config.kind);
+  const DiscreteNoiseLaw law = real_valued ? DiscreteNoiseLawFor(config) : DiscreteNoiseLaw{};
   StreamCursor cur;
   cur.ctx = Ctx(config, monitor_key, round);
   cur.addr = {round, message.client, rng::Purpose::kMonitor};
@@ -297,9 +384,7 @@ std::vector<MonitorSample> SampleForMonitor(const MechanismConfig& config, std::
       sample.plus = (message.bits[word + k / 64] >> (k % 64)) & 1u;
     } else {
       sample.noise = static_cast<double>(message.values[j]) - sample.w_clipped;
-      sample.noise_scale = config.kind == MechanismKind::kGaussian
-                               ? AnalyticGaussianSigma(config.eps_p, config.delta, 2 * range.r)
-                               : LaplaceScale(config.eps_p, 2 * range.r);
+      sample.noise_scale = MonitorNoiseScale({law, NoiseGridFor(range)});
     }
     out.push_back(sample);
   }

@@ -7,6 +7,9 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/fl/stream_util.hpp"
+#ifdef DPFL_FL_WIRING_MUTANTS  // test-only copy of this file (tests/CMakeLists.txt); never in dpfl_fl
+#include "testing/fl_wiring_mutants.hpp"
+#endif
 
 namespace dpfl::fl {
 namespace {
@@ -27,21 +30,68 @@ void Put32(std::vector<std::uint8_t>& out, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
 }
 
+void KeyBytes(const rng::StreamKey& key, unsigned char out[32]) {
+  for (int w = 0; w < 8; ++w)
+    for (int b = 0; b < 4; ++b) out[4 * w + b] = static_cast<unsigned char>(key.words[w] >> (8 * b));
+}
+
+// "dpfl-kx-announce-v1" ‖ round ‖ client ‖ pk: what an announcement's signature covers.
+std::vector<std::uint8_t> AnnouncementBytes(const PublicKey& pk, std::uint32_t client, std::uint32_t round) {
+  static constexpr char kDomain[] = "dpfl-kx-announce-v1";
+  std::vector<std::uint8_t> msg(kDomain, kDomain + sizeof kDomain - 1);
+  Put32(msg, round);
+  Put32(msg, client);
+  msg.insert(msg.end(), pk.begin(), pk.end());
+  return msg;
+}
+
 }  // namespace
 
 ClientKeys DeriveClientKeys(std::uint64_t seed, std::uint32_t client) {
   EnsureSodium();
   ClientKeys keys;
-  const rng::StreamKey kx_seed = DeriveKey(seed, "x25519", client);
-  unsigned char seed_bytes[crypto_kx_SEEDBYTES];
-  static_assert(crypto_kx_SEEDBYTES == 32);
-  for (int w = 0; w < 8; ++w)
-    for (int b = 0; b < 4; ++b) seed_bytes[4 * w + b] = static_cast<unsigned char>(kx_seed.words[w] >> (8 * b));
+  unsigned char seed_bytes[32];
+  static_assert(crypto_kx_SEEDBYTES == 32 && crypto_sign_SEEDBYTES == 32);
+  KeyBytes(DeriveKey(seed, "x25519", client), seed_bytes);
   if (crypto_kx_seed_keypair(keys.public_key.data(), keys.secret_key.data(), seed_bytes) != 0)
     throw std::runtime_error("crypto_kx_seed_keypair failed");
+  KeyBytes(DeriveKey(seed, "ed25519-identity", client), seed_bytes);
+  if (crypto_sign_seed_keypair(keys.identity_public.data(), keys.identity_secret.data(), seed_bytes) != 0)
+    throw std::runtime_error("crypto_sign_seed_keypair failed");
   sodium_memzero(seed_bytes, sizeof seed_bytes);
   keys.private_stream = DeriveKey(seed, "client-private", client);
   return keys;
+}
+
+ClientKeys RandomClientKeys() {
+  EnsureSodium();
+  ClientKeys keys;
+  if (crypto_kx_keypair(keys.public_key.data(), keys.secret_key.data()) != 0) throw std::runtime_error("crypto_kx_keypair failed");
+  if (crypto_sign_keypair(keys.identity_public.data(), keys.identity_secret.data()) != 0)
+    throw std::runtime_error("crypto_sign_keypair failed");
+  unsigned char bytes[32];
+  randombytes_buf(bytes, sizeof bytes);
+  keys.private_stream = KeyFromBytes(bytes);
+  sodium_memzero(bytes, sizeof bytes);
+  return keys;
+}
+
+KeyAnnouncement Announce(const ClientKeys& keys, std::uint32_t client, std::uint32_t round) {
+  EnsureSodium();
+  KeyAnnouncement a;
+  a.public_key = keys.public_key;
+  const std::vector<std::uint8_t> msg = AnnouncementBytes(a.public_key, client, round);
+  static_assert(crypto_sign_BYTES == 64);
+  if (crypto_sign_detached(a.signature.data(), nullptr, msg.data(), msg.size(), keys.identity_secret.data()) != 0)
+    throw std::runtime_error("crypto_sign_detached failed");
+  return a;
+}
+
+bool VerifyAnnouncement(const KeyAnnouncement& a, const PublicKey& identity_public, std::uint32_t client,
+                        std::uint32_t round) {
+  EnsureSodium();
+  const std::vector<std::uint8_t> msg = AnnouncementBytes(a.public_key, client, round);
+  return crypto_sign_verify_detached(a.signature.data(), msg.data(), msg.size(), identity_public.data()) == 0;
 }
 
 rng::StreamKey PairKey(const ClientKeys& self, const PublicKey& partner, bool self_is_q1) {
@@ -67,24 +117,30 @@ rng::StreamKey PairKey(const ClientKeys& self, const PublicKey& partner, bool se
 }
 
 ServerView BeginRound(const MechanismConfig& config, std::uint32_t n, std::uint32_t round, std::uint64_t seed,
-                      const std::vector<PublicKey>& public_keys) {
+                      const std::vector<KeyAnnouncement>& announcements) {
   ValidateMechanism(config, n);
-  if (public_keys.size() != n) throw InvalidArgument("public_keys", "one per client");
+  if (announcements.size() != n) throw InvalidArgument("announcements", "one per client");
   quant::StreamContext ctx;
   ctx.generator = config.generator;
   ctx.key = DeriveKey(seed, "server");
   ctx.round = round;
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (issue 13 item 9, docs/mutants.md)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kPairingNotPerRound)) ctx.round = 0;
+#endif
   ServerView view;
   view.round = round;
-  view.public_keys = public_keys;
+  view.announcements = announcements;
   view.pairing = protocol::DrawAssignment(n, EffectiveGamma(config), ctx);
   view.present = protocol::DrawPresence(n, config.dropout, ctx);
   return view;
 }
 
-ClientSlot SlotFor(const ServerView& view, std::uint32_t client, const ClientKeys& keys) {
+ClientSlot SlotFor(const ServerView& view, std::uint32_t client, const ClientKeys& keys,
+                   const std::vector<PublicKey>& identity_directory) {
   if (client >= view.present.size() || !view.present[client])
     throw InvalidArgument("client", "client " + std::to_string(client) + " is not present this round");
+  if (identity_directory.size() != view.present.size() || view.announcements.size() != view.present.size())
+    throw InvalidArgument("identity_directory", "one identity key and one announcement per client");
   ClientSlot slot;
   slot.client = client;
   for (std::uint32_t p = 0; p < view.pairing.pairs.size(); ++p) {
@@ -93,8 +149,20 @@ ClientSlot SlotFor(const ServerView& view, std::uint32_t client, const ClientKey
     const std::uint32_t partner = client == q1 ? q2 : q1;
     if (!view.present[partner]) return slot;  // seed-000 §3.5: the survivor runs LDPQ
     slot.role = client == q1 ? Role::kQ1 : Role::kQ2;
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutants (issue 13 item 9, docs/mutants.md)
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kBothRolesQ1)) slot.role = Role::kQ1;
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kRolesSwapped)) slot.role = client == q1 ? Role::kQ2 : Role::kQ1;
+#endif
     slot.pair = p;
-    slot.pair_key = PairKey(keys, view.public_keys[partner], client == q1);
+    const KeyAnnouncement& theirs = view.announcements[partner];
+    if (!VerifyAnnouncement(theirs, identity_directory[partner], partner, view.round))
+      throw AuthenticationFailure("client " + std::to_string(client) + " refuses the X25519 key relayed for client " +
+                                  std::to_string(partner) + " in round " + std::to_string(view.round + 1) +
+                                  ": its Ed25519 signature does not verify (substituted or replayed by the server?)");
+    slot.pair_key = PairKey(keys, theirs.public_key, client == q1);
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (issue 13 item 9, docs/mutants.md)
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kPairKeyRoleOrder)) slot.pair_key = PairKey(keys, theirs.public_key, true);
+#endif
     return slot;
   }
   return slot;  // solo
@@ -105,13 +173,23 @@ std::vector<float> ServerAggregate(const MechanismConfig& config, const ServerVi
   for (const Message& msg : view.messages)
     if (msg.client >= view.present.size() || !view.present[msg.client])
       throw InvalidArgument("messages", "message from absent client " + std::to_string(msg.client));
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (issue 13 item 9, docs/mutants.md): Alg. 3 l.23 as printed, 1/n (E31)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kDivideByN)) {
+    std::vector<float> mean = Aggregate(config, view.messages, ranges, m);
+    for (float& v : mean) v = static_cast<float>(static_cast<double>(v) * view.messages.size() / view.present.size());
+    return mean;
+  }
+#endif
   return Aggregate(config, view.messages, ranges, m);
 }
 
 std::vector<std::uint8_t> SerializeView(const ServerView& view) {
   std::vector<std::uint8_t> out;
   Put32(out, view.round);
-  for (const PublicKey& pk : view.public_keys) out.insert(out.end(), pk.begin(), pk.end());
+  for (const KeyAnnouncement& a : view.announcements) {
+    out.insert(out.end(), a.public_key.begin(), a.public_key.end());
+    out.insert(out.end(), a.signature.begin(), a.signature.end());
+  }
   for (const auto& [a, b] : view.pairing.pairs) {
     Put32(out, a);
     Put32(out, b);

@@ -16,11 +16,16 @@
 #include <iomanip>
 #include <iostream>
 #include <numeric>
+#include <span>
+#include <string_view>
+#include <algorithm>
 #include <sstream>
 
 #include "dpfl/error.hpp"
+#include "dpfl/format.hpp"
 #include "dpfl/fl/protocol.hpp"
 #include "dpfl/fl/stream_util.hpp"
+#include "sha256_writer.hpp"
 
 namespace dpfl::fl {
 namespace {
@@ -28,11 +33,7 @@ namespace {
 namespace fs = std::filesystem;
 constexpr char kMagic[8] = {'D', 'P', 'F', 'L', 'C', 'K', 'P', '1'};
 
-std::string Str(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
-}
+std::string Str(double x) { return ShortestDouble(x); }
 
 // The configuration fields that determine the weights (a resumed run must match them).
 nlohmann::json Fingerprint(const TrainConfig& c, std::size_t m) {
@@ -41,14 +42,27 @@ nlohmann::json Fingerprint(const TrainConfig& c, std::size_t m) {
           {"generator", static_cast<int>(c.mechanism.generator)}, {"clients", c.clients}, {"rounds", c.rounds},
           {"lambda", c.lambda}, {"seed", c.seed}, {"local_epochs", c.local_epochs}, {"local_steps", c.local_steps},
           {"batch", c.batch}, {"patience", c.patience}, {"radius_scale", c.radius_scale}, {"split", c.split},
-          {"dirichlet_beta", c.dirichlet_beta}, {"parameters", m}};
+          {"dirichlet_beta", c.dirichlet_beta}, {"keys", c.keys}, {"parameters", m}};
 }
+
+}  // namespace
+
+std::string TranscriptStart(const TrainConfig& config, std::size_t m) {
+  internal::Sha256Writer h;
+  h.Label("dpfl-transcript-v1");
+  h.Label(Fingerprint(config, m).dump());
+  h.Label(config.transcript_context);
+  return h.Hex();
+}
+
+namespace {
 
 nlohmann::json RecordToJson(const RoundRecord& r) {
   return {{"round", r.round}, {"train_loss", r.train_loss}, {"val_loss", r.val_loss}, {"val_accuracy", r.val_accuracy},
           {"test_loss", r.test_loss}, {"test_accuracy", r.test_accuracy}, {"reloaded_best", r.reloaded_best},
-          {"survivors", r.survivors}, {"pairs", r.pairs}, {"solo", r.solo}, {"uplink_bits", r.uplink_bits},
+          {"survivors", r.survivors}, {"pairs", r.pairs}, {"solo", r.solo}, {"idle", r.idle}, {"uplink_bits", r.uplink_bits},
           {"seconds", r.seconds}, {"mechanism_seconds", r.mechanism_seconds}, {"c", r.c}, {"r", r.r},
+          {"transcript", r.transcript},
           {"monitor", {{"applicable", r.monitor.applicable}, {"passed", r.monitor.passed}, {"test", r.monitor.test},
                        {"statistic", r.monitor.statistic}, {"critical", r.monitor.critical},
                        {"alpha", r.monitor.alpha}, {"samples", r.monitor.samples}}}};
@@ -66,9 +80,11 @@ RoundRecord RecordFromJson(const nlohmann::json& j) {
   r.survivors = j.at("survivors");
   r.pairs = j.at("pairs");
   r.solo = j.at("solo");
+  r.idle = j.value("idle", 0u);
   r.uplink_bits = j.at("uplink_bits");
   r.seconds = j.at("seconds");
   r.mechanism_seconds = j.value("mechanism_seconds", 0.0);
+  r.transcript = j.at("transcript").get<std::string>();
   r.c = j.at("c").get<std::vector<double>>();
   r.r = j.at("r").get<std::vector<double>>();
   const auto& m = j.at("monitor");
@@ -92,18 +108,30 @@ struct State {
 
 void WriteAtomic(const fs::path& path, const std::string& bytes) {
   const fs::path tmp = path.string() + ".tmp";
+  // Failures are filesystem_errors carrying errno, so the CLI reports them as one line (exit 2).
+  const auto fail = [&tmp](const char* what) {
+    throw fs::filesystem_error(what, tmp, std::error_code(errno, std::generic_category()));
+  };
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot write '" + tmp.string() + "': " + std::strerror(errno));
+  if (fd < 0) fail("cannot create file");
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t k = ::write(fd, bytes.data() + done, bytes.size() - done);
     if (k < 0) {
+      const int err = errno;
       ::close(fd);
-      throw std::runtime_error("write failed for '" + tmp.string() + "'");
+      errno = err;
+      fail("cannot write file");
     }
     done += static_cast<std::size_t>(k);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) throw std::runtime_error("fsync/close failed for '" + tmp.string() + "'");
+  if (::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    errno = err;
+    fail("cannot sync file");
+  }
+  if (::close(fd) != 0) fail("cannot close file");
   fs::rename(tmp, path);
 }
 
@@ -166,6 +194,10 @@ std::vector<std::size_t> SampleOrder(const TrainConfig& config, std::uint32_t cl
   StreamCursor cur;
   cur.ctx.key = DeriveKey(config.seed, "shuffle", client);
   cur.addr = {round, client, rng::Purpose::kPrivateCoin};
+  // An empty shard (possible with a Dirichlet split of few samples over many clients) has no
+  // sample order: the client trains nothing this round (issue 13 item 4; this loop used to
+  // spin forever looking for samples in an empty shard).
+  if (shard == 0) return {};
   const std::size_t want = config.local_steps > 0 ? static_cast<std::size_t>(config.local_steps) * config.batch
                                                   : static_cast<std::size_t>(config.local_epochs) * shard;
   std::vector<std::size_t> order;
@@ -189,13 +221,13 @@ std::string Clock(double seconds) {
 void WriteMetrics(const fs::path& path, const std::vector<RoundRecord>& history) {
   std::ostringstream o;
   o << "round,train_loss,val_loss,val_accuracy,test_loss,test_accuracy,survivors,pairs,solo,uplink_bits,reloaded_best,"
-       "monitor_passed,seconds,mechanism_seconds\n";
+       "monitor_passed,seconds,mechanism_seconds,idle_clients\n";
   o << std::setprecision(9);
   for (const auto& r : history)
     o << r.round + 1 << ',' << r.train_loss << ',' << r.val_loss << ',' << r.val_accuracy << ',' << r.test_loss << ','
       << r.test_accuracy << ',' << r.survivors << ',' << r.pairs << ',' << r.solo << ',' << r.uplink_bits << ','
       << (r.reloaded_best ? 1 : 0) << ',' << (r.monitor.applicable ? (r.monitor.passed ? "1" : "0") : "na") << ','
-      << r.seconds << ',' << r.mechanism_seconds << '\n';
+      << r.seconds << ',' << r.mechanism_seconds << ',' << r.idle << '\n';
   WriteAtomic(path, o.str());
 }
 
@@ -239,34 +271,10 @@ void ValidateTrainConfig(const TrainConfig& c) {
   if (c.split == "dirichlet" && (!(c.dirichlet_beta > 0) || !std::isfinite(c.dirichlet_beta)))
     throw InvalidArgument("--beta", "must be finite and > 0");
   if (c.out_dir.empty()) throw InvalidArgument("--out", "an output directory is required");
-}
-
-std::string Sha256Hex(const void* data, std::size_t size) {
-  unsigned char h[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(h, static_cast<const unsigned char*>(data), size);
-  std::ostringstream o;
-  for (unsigned char b : h) o << std::hex << std::setw(2) << std::setfill('0') << static_cast<int>(b);
-  return o.str();
-}
-
-std::string Sha256Files(const std::vector<std::string>& paths) {
-  if (sodium_init() < 0) throw std::runtime_error("libsodium initialisation failed");
-  crypto_hash_sha256_state st;
-  crypto_hash_sha256_init(&st);
-  std::vector<char> buf(1 << 16);
-  for (const auto& p : paths) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) throw InvalidArgument(p, "cannot open '" + p + "' for hashing");
-    while (in) {
-      in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-      crypto_hash_sha256_update(&st, reinterpret_cast<const unsigned char*>(buf.data()), static_cast<unsigned long long>(in.gcount()));
-    }
-  }
-  unsigned char h[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256_final(&st, h);
-  std::ostringstream o;
-  for (unsigned char b : h) o << std::hex << std::setw(2) << std::setfill('0') << static_cast<int>(b);
-  return o.str();
+  if (c.keys != "simulated" && c.keys != "random")
+    throw InvalidArgument("--keys", "must be simulated or random, got '" + c.keys + "'");
+  if (c.keys == "random" && c.resume)
+    throw InvalidArgument("--resume", "a run with --keys random cannot be resumed: its keys were never stored");
 }
 
 TrainResult RunTraining(const TrainConfig& config, const data::Split& split, LocalTrainer& trainer,
@@ -280,6 +288,7 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
   const nlohmann::json fingerprint = Fingerprint(config, m);
   result.checkpoint_path = (dir / "checkpoint.bin").string();
   result.metrics_path = (dir / "metrics.csv").string();
+  result.transcript_start = TranscriptStart(config, m);
   result.weights_path = (dir / "final_weights.bin").string();
 
   // Client shards (seed-000 §5: IID equal shares without replacement, or Dirichlet(β)).
@@ -290,11 +299,13 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
   std::vector<data::Dataset> shards;
   for (const auto& idx : shard_indices) shards.push_back(split.train.Subset(idx));
 
+  // Client keys (protocol.hpp): simulated from the seed, or random. The identity directory is
+  // what every client trusts; it reaches the clients at setup, not through the server.
   std::vector<ClientKeys> keys;
-  std::vector<PublicKey> public_keys;
+  std::vector<PublicKey> identity_directory;
   for (std::uint32_t i = 0; i < config.clients; ++i) {
-    keys.push_back(DeriveClientKeys(config.seed, i));
-    public_keys.push_back(keys.back().public_key);
+    keys.push_back(config.keys == "random" ? RandomClientKeys() : DeriveClientKeys(config.seed, i));
+    identity_directory.push_back(keys.back().identity_public);
   }
   const rng::StreamKey cq_key = DeriveKey(config.seed, "cq");
   const rng::StreamKey monitor_key = DeriveKey(config.seed, "monitor");
@@ -328,7 +339,11 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
       rec.mechanism_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
     ServerView view;
-    timed([&] { view = BeginRound(config.mechanism, config.clients, t, config.seed, public_keys); });
+    timed([&] {
+      std::vector<KeyAnnouncement> announcements;
+      for (std::uint32_t i = 0; i < config.clients; ++i) announcements.push_back(Announce(keys[i], i, t));
+      view = BeginRound(config.mechanism, config.clients, t, config.seed, announcements);
+    });
     std::vector<MonitorSample> monitor_samples;
     std::vector<std::vector<float>> cq_rows;
     std::vector<std::uint32_t> cq_clients;
@@ -337,16 +352,23 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
     for (std::uint32_t i = 0; i < config.clients; ++i) {
       if (!view.present[i]) continue;
       double loss = 0;
-      const std::vector<float> w =
-          trainer.TrainLocal(state.global, shards[i], SampleOrder(config, i, t, shards[i].size()), config.batch, &loss);
-      loss_sum += loss;
-      ++trained;
+      const std::vector<std::size_t> order = SampleOrder(config, i, t, shards[i].size());
+      // A client without data sends the global weights it received, encoded like any other
+      // update (so its message and the privacy ledger are unchanged); it is counted in
+      // RoundRecord::idle and metrics.csv, and left out of the mean training loss.
+      const std::vector<float> w = order.empty() ? state.global : trainer.TrainLocal(state.global, shards[i], order, config.batch, &loss);
+      if (order.empty()) {
+        ++rec.idle;
+      } else {
+        loss_sum += loss;
+        ++trained;
+      }
       if (config.mechanism.kind == MechanismKind::kCq) {
         cq_rows.push_back(w);
         cq_clients.push_back(i);
       } else {
         timed([&] {
-          const ClientSlot slot = SlotFor(view, i, keys[i]);
+          const ClientSlot slot = SlotFor(view, i, keys[i], identity_directory);
           if (slot.role == Role::kSolo) ++rec.solo;
           view.messages.push_back(EncodeClient(config.mechanism, w, ranges, slot, keys[i].private_stream, t));
           const auto samples = SampleForMonitor(config.mechanism, w, ranges, view.messages.back(), monitor_key, t,
@@ -397,6 +419,8 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
       state.since_best = 0;
       rec.reloaded_best = true;
     }
+    rec.transcript = TranscriptRound(state.history.empty() ? result.transcript_start : state.history.back().transcript, t,
+                                     ranges, view.messages, state.global);
     const Evaluation test = trainer.Evaluate(state.global, split.test);
     rec.test_loss = test.loss;
     rec.test_accuracy = test.accuracy;
@@ -415,5 +439,7 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
   if (config.plots) result.plots = Plot(dir, MechanismName(config.mechanism.kind));
   return result;
 }
+
+void WriteFileAtomic(const std::string& path, const std::string& bytes) { WriteAtomic(path, bytes); }
 
 }  // namespace dpfl::fl

@@ -32,8 +32,14 @@ struct Dataset {
   Dataset Subset(const std::vector<std::size_t>& indices) const;
 };
 
-// Reads a whole file, gunzipping it if it starts with the gzip magic. Throws InvalidArgument
-// (naming the file) if it cannot be opened or the gzip stream is corrupt or truncated.
+// `raw` gunzipped if it starts with the gzip magic 1f 8b, else `raw` unchanged. Every member of
+// a multi-member gzip file is decoded (RFC 1952 §2.2; `cat a.gz b.gz` decodes to a then b);
+// bytes after a member that do not start another member are an error, never silently dropped.
+// Throws InvalidArgument naming `name` (with the offset in `raw`) for a corrupt or truncated
+// stream or trailing bytes. The bytes-level half of ReadMaybeGzip (fuzzed by fuzz_idx_loader).
+std::vector<std::uint8_t> InflateMaybeGzip(std::vector<std::uint8_t> raw, const std::string& name);
+// Reads a whole file and applies InflateMaybeGzip. Throws InvalidArgument (naming the file) if
+// it cannot be opened or the gzip stream is corrupt or truncated.
 std::vector<std::uint8_t> ReadMaybeGzip(const std::string& path);
 
 // One IDX file: dims and the raw bytes. Only type 0x08 (unsigned byte) is accepted.
@@ -46,6 +52,10 @@ IdxArray ReadIdx(const std::string& path);
 
 // images (N×H×W, 3 dims) + labels (N, 1 dim, values < 10) → Dataset. Throws if N differ.
 Dataset LoadIdxPair(const std::string& images_path, const std::string& labels_path);
+// The pairing check and conversion of LoadIdxPair on arrays already parsed (`images_name` and
+// `labels_name` name them in errors; label offsets are in the decompressed labels stream).
+Dataset IdxPairToDataset(const IdxArray& images, const std::string& images_name, const IdxArray& labels,
+                         const std::string& labels_name);
 
 // MNIST / Fashion-MNIST directory with train-images-idx3-ubyte[.gz], train-labels-idx1-ubyte[.gz],
 // t10k-images-idx3-ubyte[.gz], t10k-labels-idx1-ubyte[.gz]; train and t10k are concatenated

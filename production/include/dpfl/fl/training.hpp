@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,10 @@ struct TrainConfig {
   std::string split = "iid";  // iid | dirichlet
   double dirichlet_beta = 0.5;
   std::size_t monitor_samples = 64;  // coordinates per client per round for the runtime monitor
+  // Bytes bound into the transcript's first hash besides the fields that determine the weights
+  // (the CLI puts the whole configuration here: model, optimizer, data set, ...).
+  std::string transcript_context;
+  std::string keys = "simulated";    // simulated (from the seed, reproducible) | random (randombytes)
   std::string out_dir;
   bool resume = false;
   bool progress = true;
@@ -58,6 +63,7 @@ struct RoundRecord {
   double train_loss = 0, val_loss = 0, val_accuracy = 0, test_loss = 0, test_accuracy = 0;
   bool reloaded_best = false;
   std::uint32_t survivors = 0, pairs = 0, solo = 0;
+  std::uint32_t idle = 0;  // present clients whose shard is empty: they train nothing this round
   std::uint64_t uplink_bits = 0;
   double seconds = 0;
   // Wall time of the mechanism's own work this round, timed directly: pairing and key relay,
@@ -65,6 +71,7 @@ struct RoundRecord {
   // plain copy and mean). Local training and evaluation are excluded.
   double mechanism_seconds = 0;
   std::vector<double> c, r;   // per layer, as broadcast this round (exact doubles)
+  std::string transcript;     // h_t of the transcript hash chain (hex; TranscriptRound)
   MonitorOutcome monitor;
 };
 
@@ -85,6 +92,7 @@ struct TrainResult {
   std::vector<std::size_t> layer_sizes;
   Evaluation final_test;
   std::string weights_path, metrics_path, checkpoint_path;
+  std::string transcript_start;  // h_0 (TranscriptStart)
   std::vector<std::string> plots;
 };
 
@@ -92,6 +100,23 @@ struct TrainResult {
 // gnuplot, accuracy.png and loss.png to config.out_dir.
 TrainResult RunTraining(const TrainConfig& config, const data::Split& split, LocalTrainer& trainer,
                         const TrainHooks& hooks = {});
+
+// Transcript hash chain (issue 13, certificate v2; layout in docs/training.md). SHA-256 with
+// length-prefixed fields, integers and floats little-endian:
+//   h_0 = H("dpfl-transcript-v1", fingerprint JSON (the fields that determine the weights),
+//           config.transcript_context)
+//   h_t = H("dpfl-round-v1", h_{t−1} (32 raw bytes), round t (0-based u32), per layer (c, r) as
+//           f64, the server's received messages in ascending client id (client u32, bit words
+//           u64, values f32), the global model after the round (f32))
+// Every field is a function of the seed and configuration only (no timing, no thread count),
+// so a replay reproduces every h_t bit for bit.
+std::string TranscriptStart(const TrainConfig& config, std::size_t m);
+std::string TranscriptRound(const std::string& previous, std::uint32_t round, const std::vector<LayerRange>& ranges,
+                            const std::vector<Message>& messages, std::span<const float> global);
+
+// Writes `bytes` to `path` atomically (temporary file, fsync, rename); errors are
+// std::filesystem::filesystem_error with the errno.
+void WriteFileAtomic(const std::string& path, const std::string& bytes);
 
 // SHA-256 (libsodium) of the files, in order, as hex; and of a byte string.
 std::string Sha256Files(const std::vector<std::string>& paths);

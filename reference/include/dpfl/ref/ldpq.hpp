@@ -38,14 +38,14 @@ Real LdpqProbPlus(const Real& alpha, const Rational& c, const Rational& r, const
 template <class Real>
 void ValidateBinaryQuantizerDomain(const Real& E, const Rational& r) {
   if (!(E > Real(1))) throw InvalidArgument("E", "must satisfy E = e^eps > 1 (eps > 0)");
-  if (!(r > 0)) throw InvalidArgument("r", "radius must be > 0, got " + ToExactString(r));
+  if (!(r > 0)) throw InvalidArgument("r", "radius must be > 0, got " + EchoValue(r));
 }
 inline void ValidateWeightInRange(const Rational& c, const Rational& r, const Rational& w,
                                   const std::string& name) {
   if (w < c - r || w > c + r)
-    throw InvalidArgument(name, "weight " + ToExactString(w) + " is outside [c - r, c + r] = [" +
-                                    ToExactString(Rational(c - r)) + ", " +
-                                    ToExactString(Rational(c + r)) + "]; clip it first");
+    throw InvalidArgument(name, "weight " + EchoValue(w) + " is outside [c - r, c + r] = [" +
+                                    EchoValue(Rational(c - r)) + ", " +
+                                    EchoValue(Rational(c + r)) + "]; clip it first");
 }
 
 template <class Real>

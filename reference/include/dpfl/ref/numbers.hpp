@@ -40,11 +40,14 @@ inline Rational Max(const Rational& a, const Rational& b) { return a < b ? b : a
 // (q ≠ 0). Anything else — empty text, spaces, "nan", "inf", hex, trailing junk —
 // throws InvalidArgument naming `argument`.
 Rational ParseRational(std::string_view text, const std::string& argument);
-// Parses a non-negative decimal integer that fits in an int (for d, n, precision).
+// Parses a decimal integer that fits in an int (for d, n, precision; callers check the sign).
 int ParseInt(std::string_view text, const std::string& argument);
 
 // "p/q" in lowest terms, or "p" for integers (the CLI's exact format).
 std::string ToExactString(const Rational& x);
+// A value echoed in an error message: the exact form when it has at most 40 characters, else
+// "≈" and 17 significant digits (so `--w 1e99999` does not print a 100,000-digit line).
+std::string EchoValue(const Rational& x);
 // x correctly rounded (half to even) to `significant_digits` significant decimal digits.
 // Plain notation for exponents in [-6, 20], else "d.ddd…e±X". Zero prints as "0".
 std::string ToDecimalString(const Rational& x, int significant_digits);

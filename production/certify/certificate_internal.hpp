@@ -1,0 +1,74 @@
+// Internal to dpfl_certify (not installed, not included by users): the reference types and
+// precision the certificate computes with, typed access to untrusted JSON, and the digest.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "dpfl/error.hpp"
+#include "dpfl/ref/numbers.hpp"
+
+namespace dpfl::certify::internal {
+
+using ref::Interval;
+using ref::Rational;
+inline constexpr int kPrec = 256;  // MPFR bits of every enclosure in the ledger and the monitor
+
+inline Rational Exact(double x) { return Rational(x); }
+
+// ---- typed access to untrusted JSON: every failure is InvalidArgument naming the field ----
+[[noreturn]] inline void BadField(const std::string& key, const std::string& what) {
+  throw InvalidArgument("certificate", "field '" + key + "' " + what);
+}
+inline const nlohmann::json& Field(const nlohmann::json& j, const std::string& key) {
+  if (!j.is_object()) BadField(key, "is read from something that is not a JSON object");
+  const auto it = j.find(key);
+  if (it == j.end()) BadField(key, "is missing");
+  return *it;
+}
+inline double Num(const nlohmann::json& j, const std::string& key) {
+  const auto& v = Field(j, key);
+  if (!v.is_number()) BadField(key, "must be a number");
+  const double x = v.get<double>();
+  if (!std::isfinite(x)) BadField(key, "must be finite");
+  return x;
+}
+inline std::uint64_t U64(const nlohmann::json& j, const std::string& key, std::uint64_t max = std::numeric_limits<std::uint64_t>::max()) {
+  const auto& v = Field(j, key);
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() <= max) return v.get<std::uint64_t>();
+  if (v.is_number_integer() && v.get<std::int64_t>() >= 0 && static_cast<std::uint64_t>(v.get<std::int64_t>()) <= max)
+    return static_cast<std::uint64_t>(v.get<std::int64_t>());
+  BadField(key, "must be an integer in [0, " + std::to_string(max) + "]");
+}
+inline int Int(const nlohmann::json& j, const std::string& key) {
+  const auto& v = Field(j, key);
+  if (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+      v.get<std::int64_t>() <= std::numeric_limits<int>::max())
+    return static_cast<int>(v.get<std::int64_t>());
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    return static_cast<int>(v.get<std::uint64_t>());
+  BadField(key, "must be an integer that fits an int");
+}
+inline std::string Str(const nlohmann::json& j, const std::string& key) {
+  const auto& v = Field(j, key);
+  if (!v.is_string()) BadField(key, "must be a string");
+  return v.get<std::string>();
+}
+inline bool Bool(const nlohmann::json& j, const std::string& key) {
+  const auto& v = Field(j, key);
+  if (!v.is_boolean()) BadField(key, "must be true or false");
+  return v.get<bool>();
+}
+inline const nlohmann::json& Array(const nlohmann::json& j, const std::string& key) {
+  const auto& v = Field(j, key);
+  if (!v.is_array()) BadField(key, "must be an array");
+  return v;
+}
+
+// SHA-256 of the certificate's JSON without its "digest" field (integrity only: unkeyed).
+std::string Digest(nlohmann::json certificate);
+
+}  // namespace dpfl::certify::internal

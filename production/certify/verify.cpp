@@ -1,0 +1,265 @@
+// See certificate.hpp: VerifyCertificate and the checks it runs without re-training.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "certificate.hpp"
+#include "certificate_internal.hpp"
+#include "dpfl/error.hpp"
+#include "dpfl/format.hpp"
+#include "dpfl/fl/mechanisms.hpp"
+
+namespace dpfl::certify {
+
+using namespace internal;  // NOLINT: the certificate's own helpers
+
+namespace {
+
+bool IsHex64(const nlohmann::json& v) {
+  if (!v.is_string()) return false;
+  const std::string s = v.get<std::string>();
+  if (s.size() != 64) return false;
+  for (char ch : s)
+    if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'))) return false;
+  return true;
+}
+
+std::string ReadFile(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw InvalidArgument(p.string(), "cannot open '" + p.string() + "'");
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// metrics.csv rows (round, val_accuracy, test_accuracy) against the certificate's rounds.
+void CheckMetrics(const std::string& text, const nlohmann::json& rounds, const std::function<void(const std::string&)>& problem) {
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line.rfind("round,train_loss,val_loss,val_accuracy,test_loss,test_accuracy", 0) != 0) {
+    problem("metrics.csv: unexpected header");
+    return;
+  }
+  std::size_t k = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cols;
+    std::stringstream row(line);
+    for (std::string col; std::getline(row, col, ',');) cols.push_back(col);
+    if (cols.size() < 6 || k >= rounds.size()) {
+      problem("metrics.csv: row " + std::to_string(k + 1) + " does not match a round of the certificate");
+      return;
+    }
+    char* end = nullptr;
+    const double val = std::strtod(cols[3].c_str(), &end), test = std::strtod(cols[5].c_str(), &end);
+    const auto& r = rounds[k];
+    // metrics.csv prints 9 significant digits; accuracies are in [0, 1].
+    if (cols[0] != std::to_string(k + 1) || !(std::fabs(val - Num(r, "val_accuracy")) <= 1e-8) ||
+        !(std::fabs(test - Num(r, "test_accuracy")) <= 1e-8))
+      problem("metrics.csv: round " + std::to_string(k + 1) + " has accuracies " + cols[3] + "/" + cols[5] +
+              ", the certificate says " + Field(r, "val_accuracy").dump() + "/" + Field(r, "test_accuracy").dump());
+    ++k;
+  }
+  if (k != rounds.size())
+    problem("metrics.csv has " + std::to_string(k) + " rounds, the certificate " + std::to_string(rounds.size()));
+}
+
+}  // namespace
+
+std::size_t JsonDepth(const nlohmann::json& root) {
+  // Iterative: the point is to measure documents too deep for the recursive dump().
+  std::size_t deepest = 0;
+  std::vector<std::pair<const nlohmann::json*, std::size_t>> todo = {{&root, 1}};
+  while (!todo.empty()) {
+    const auto [node, depth] = todo.back();
+    todo.pop_back();
+    deepest = std::max(deepest, depth);
+    if (node->is_structured())
+      for (const auto& child : *node) todo.emplace_back(&child, depth + 1);
+  }
+  return deepest;
+}
+
+Verification VerifyCertificate(const nlohmann::json& cert, const VerifyOptions& options) {
+  Verification v;
+  // A genuine certificate is 5 levels deep; hostile nesting would overflow the stack of the
+  // recursive JSON dump (found by fuzz_certificate, fuzz/README.md F5).
+  if (JsonDepth(cert) > kMaxCertificateDepth) {
+    v.ok = false;
+    v.problems.push_back("malformed certificate: JSON nested deeper than " + std::to_string(kMaxCertificateDepth) + " levels");
+    return v;
+  }
+  const auto problem = [&](const std::string& p) {
+    v.ok = false;
+    v.problems.push_back(p);
+  };
+  const auto check = [&](bool ok, const std::string& what, const std::string& failure) {
+    if (ok)
+      v.checked.push_back(what);
+    else
+      problem(failure);
+  };
+  try {
+    if (!cert.is_object()) throw InvalidArgument("certificate", "is not a JSON object");
+    const std::string format = Str(cert, "format");
+    if (format == "dpfl-certificate-v1") {
+      problem("format dpfl-certificate-v1 is no longer accepted (unkeyed digest, no file hashes, no transcript): re-run "
+              "the training with this dpfl to get a " + std::string(kFormat) + " certificate");
+      return v;
+    }
+    if (format != kFormat) {
+      problem("unknown format '" + format.substr(0, 60) + "' (expected " + kFormat + ")");
+      return v;
+    }
+    check(Str(cert, "digest") == Digest(cert), "digest (integrity against accidental edits)",
+          "digest mismatch: certificate.json was edited after it was written");
+
+    // Configuration: types, then the same validation as `dpfl train`.
+    const nlohmann::json& cfg = Field(cert, "configuration");
+    fl::TrainConfig config = TrainConfigFromJson(cfg);
+    config.out_dir = "(verify)";
+    try {
+      fl::ValidateTrainConfig(config);
+      v.checked.push_back("configuration is valid");
+    } catch (const InvalidArgument& e) {
+      problem(std::string("configuration is invalid: ") + e.what());
+    }
+    const std::uint64_t m = U64(cfg, "parameters");
+
+    // Rounds: count and numbering, in the records and the broadcast ranges.
+    const nlohmann::json& rounds = Array(cert, "rounds");
+    const nlohmann::json& ranges = Array(cert, "broadcast_ranges");
+    bool numbered = rounds.size() == ranges.size();
+    for (std::size_t t = 0; numbered && t < rounds.size(); ++t)
+      numbered = U64(rounds[t], "round") == t + 1 && U64(ranges[t], "round") == t + 1;
+    check(rounds.size() == config.rounds && numbered, "round count and numbering",
+          "round count mismatch: configuration says " + std::to_string(config.rounds) + ", rounds holds " +
+              std::to_string(rounds.size()) + " and broadcast_ranges " + std::to_string(ranges.size()) + " (numbered 1..T)");
+
+    // Runtime monitor: every statistic against its critical value, the critical value against
+    // its α, α against the project's, the sample count against the survivors.
+    const bool monitored = fl::HasPldp(config.mechanism.kind);
+    const double critical = MonitorCritical(kMonitorAlpha);
+    bool monitor_ok = true;
+    for (const auto& r : rounds) {
+      const nlohmann::json& mon = Field(r, "monitor");
+      const std::string at = "round " + Field(r, "round").dump() + ": monitor ";
+      const auto bad = [&](const std::string& what) {
+        monitor_ok = false;
+        problem(at + what);
+      };
+      const std::uint64_t survivors = U64(r, "survivors");
+      const bool applicable = Bool(mon, "applicable");
+      if (applicable != (monitored && survivors > 0)) {
+        bad(std::string("'applicable' is ") + (applicable ? "true" : "false") + " for mechanism " + Str(cfg, "mechanism"));
+        continue;
+      }
+      if (!applicable) continue;
+      const double stat = Num(mon, "statistic"), crit = Num(mon, "critical"), a = Num(mon, "alpha");
+      if (a != kMonitorAlpha) bad("alpha " + ShortestDouble(a) + " is not dpfl's " + ShortestDouble(kMonitorAlpha));
+      if (crit != critical) bad("critical value " + ShortestDouble(crit) + " is not z_{1-alpha/2} = " + ShortestDouble(critical));
+      if (!(stat >= 0 && stat <= critical))
+        bad("statistic " + ShortestDouble(stat) + " exceeds the critical value " + ShortestDouble(critical) +
+            " (the run should have stopped)");
+      if (!Bool(mon, "passed")) bad("failed");
+      if (U64(mon, "samples") != survivors * config.monitor_samples)
+        bad("sample count " + Field(mon, "samples").dump() + " is not survivors x monitor_samples = " +
+            std::to_string(survivors * config.monitor_samples));
+    }
+    if (monitor_ok) v.checked.push_back("monitor statistics against their critical values and alpha");
+
+    // Privacy ledger and guarantees, recomputed with the reference.
+    const nlohmann::json recomputed = ComputePrivacy(cfg, ranges);
+    const nlohmann::json& privacy = Field(cert, "privacy");
+    if (recomputed == privacy) {
+      v.checked.push_back("privacy ledger and guarantees recomputed with the reference");
+    } else {
+      const auto diff = nlohmann::json::diff(privacy, recomputed);
+      problem("privacy ledger differs from the recomputation: " + diff.dump().substr(0, 400));
+    }
+    for (const auto& entry : recomputed.value("rounds", nlohmann::json::array()))
+      if (entry.contains("delta_ok") && !entry["delta_ok"].get<bool>()) problem("gaussian delta exceeds the target");
+
+    // Final results and transcript chain: consistent with the rounds and the configuration.
+    const nlohmann::json& fin = Field(cert, "final");
+    const nlohmann::json& files = Field(cert, "files");
+    if (!rounds.empty())
+      check(Num(fin, "test_accuracy") == Num(rounds.back(), "test_accuracy"), "final test accuracy = last round's",
+            "final.test_accuracy " + Field(fin, "test_accuracy").dump() + " is not the last round's test accuracy " +
+                Field(rounds.back(), "test_accuracy").dump());
+    check(IsHex64(Field(fin, "weights_sha256")) && Field(fin, "weights_sha256") == Field(files, "final_weights.bin"),
+          "final.weights_sha256 = files[final_weights.bin]",
+          "final.weights_sha256 is not a SHA-256 or differs from files[final_weights.bin]");
+    const nlohmann::json& tr = Field(cert, "transcript");
+    const std::string h0 = fl::TranscriptStart(config, m);
+    check(Field(tr, "h0") == h0, "transcript h0 recomputed from the configuration",
+          "transcript.h0 does not match the configuration (recomputed " + h0 + ")");
+    bool chain_ok = IsHex64(Field(tr, "final")) &&
+                    Field(tr, "final") == (rounds.empty() ? nlohmann::json(h0) : Field(rounds.back(), "transcript"));
+    for (const auto& r : rounds) chain_ok = chain_ok && IsHex64(Field(r, "transcript"));
+    check(chain_ok, "transcript hashes well formed, final = last round's",
+          "transcript: a round hash is malformed or transcript.final is not the last round's hash");
+
+    // Files beside the certificate.
+    if (!options.directory.empty()) {
+      namespace fs = std::filesystem;
+      const fs::path dir(options.directory);
+      const fs::path weights = dir / "final_weights.bin", metrics = dir / "metrics.csv";
+      if (!fs::exists(weights)) {
+        problem("final_weights.bin not found beside the certificate: the weights cannot be checked");
+      } else {
+        const std::string sha = fl::Sha256Files({weights.string()});
+        check(sha == Field(files, "final_weights.bin") && fs::file_size(weights) == 4 * m,
+              "final_weights.bin: SHA-256 and size",
+              "final_weights.bin does not match the certificate (SHA-256 " + sha + ", " + std::to_string(fs::file_size(weights)) +
+                  " bytes; certificate: " + Field(files, "final_weights.bin").dump() + ", " + std::to_string(4 * m) + " bytes)");
+      }
+      if (!fs::exists(metrics)) {
+        problem("metrics.csv not found beside the certificate");
+      } else {
+        const std::string sha = fl::Sha256Files({metrics.string()});
+        check(sha == Field(files, "metrics.csv"), "metrics.csv: SHA-256",
+              "metrics.csv does not match the certificate (SHA-256 " + sha + ")");
+        const std::size_t before = v.problems.size();
+        CheckMetrics(ReadFile(metrics), rounds, problem);
+        if (v.problems.size() == before) v.checked.push_back("metrics.csv accuracies = the certificate's rounds");
+      }
+      const nlohmann::json& data = Field(cert, "dataset");
+      if (data.contains("files")) {
+        std::vector<std::string> paths;
+        bool all = true;
+        for (const auto& f : Array(data, "files")) {
+          if (!f.is_string()) BadField("dataset.files", "must be strings");
+          paths.push_back(f.get<std::string>());
+          all = all && fs::exists(paths.back());
+        }
+        if (all) {
+          const std::string sha = fl::Sha256Files(paths);
+          check(sha == Str(data, "sha256"), "data files: SHA-256",
+                "the data files' SHA-256 " + sha + " is not the certificate's " + Str(data, "sha256"));
+        } else {
+          v.not_checked.push_back("data files (not all present at the recorded paths)");
+        }
+      } else {
+        v.checked.push_back("data set generated from the configuration (synthetic): nothing to hash");
+      }
+    } else {
+      v.not_checked.push_back("files (no directory given)");
+    }
+  } catch (const InvalidArgument& e) {
+    problem(std::string("malformed certificate: ") + e.what());
+  } catch (const Undecidable& e) {
+    problem(std::string("undecidable: ") + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    problem(std::string("malformed certificate: ") + e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    problem(std::string("file system: ") + e.what());
+  }
+  return v;
+}
+
+}  // namespace dpfl::certify

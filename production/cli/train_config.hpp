@@ -1,0 +1,37 @@
+// The options of `dpfl train` and its `--config FILE.json` (issue 13 item 5: a parser of
+// untrusted bytes, fuzzed by fuzz/fuzz_train_config.cc).
+//
+// A config file is one JSON object whose keys are the long flag names without "--"
+// ("eps-p", "clients", ...). Every key must be known and every value must have the flag's type:
+// strings for text flags, JSON numbers for numeric ones; integers must be integral and inside
+// the flag's range (a negative or fractional --clients is rejected, never wrapped or truncated).
+// Flags given on the command line win over the file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace dpfl::cli {
+
+struct TrainArgs {
+  std::string dataset = "fashion-mnist", mechanism = "corbin-fl", data_dir, config_file, out, split = "iid";
+  std::string model = "auto", optimizer = "sgd", generator = "chacha20";
+  std::string keys = "simulated", signing_key;
+  double eps_p = 1.0, gamma = 0.2, dropout = 0.0, lambda = 1.0, delta = 1e-5, delta_u = 1e-5, lr = 0.05, momentum = 0.0;
+  double beta = 0.5, radius_scale = 1.25;
+  int d = 5, local_epochs = 1, local_steps = 0, batch = 64, patience = 5, threads = 1;
+  std::uint32_t clients = 10, rounds = 10;
+  std::uint64_t seed = 1;
+  std::uint64_t max_samples = 0, synthetic_samples = 3000, monitor_samples = 64;
+  bool resume = false, lambda_grid = false, quiet = false, no_plots = false;
+};
+
+// Applies the JSON object in `text` to `args`, skipping keys for which `on_command_line(key)`
+// is true. Throws InvalidArgument("--config", ...) naming `source` and the offending key for
+// text that is not a JSON object, an unknown key, or a value of the wrong type or range.
+void ApplyConfigText(TrainArgs& args, std::string_view text, const std::string& source,
+                     const std::function<bool(const std::string& key)>& on_command_line);
+
+}  // namespace dpfl::cli

@@ -1,0 +1,152 @@
+// dpfl_certify without LibTorch (so also under ASan+UBSan; issue 13): operator keys and
+// signatures, the guarantee schema with an inapplicable theorem never summed, the configuration
+// mapping, and the verifier's typed access to untrusted JSON.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "certificate.hpp"
+#include "dpfl/error.hpp"
+
+namespace {
+
+using dpfl::InvalidArgument;
+using nlohmann::json;
+namespace certify = dpfl::certify;
+
+TEST(CertificateKeys, SignVerifyAndTamper) {
+  const certify::KeyPair k = certify::GenerateKeyPair();
+  const certify::KeyPair parsed = certify::ParseSecretKey(certify::SecretKeyText(k), "key");
+  EXPECT_EQ(parsed.public_key, k.public_key);
+  EXPECT_EQ(certify::ParsePublicKey(certify::PublicKeyText(k), "pub"), k.public_key);
+  const std::string doc = "{\"format\": \"dpfl-certificate-v2\"}\n";
+  const std::string sig = certify::Sign(doc, k);
+  EXPECT_TRUE(certify::VerifySignature(doc, sig, k.public_key));
+  std::string changed = doc;
+  changed[3] ^= 1;
+  EXPECT_FALSE(certify::VerifySignature(changed, sig, k.public_key));
+  EXPECT_FALSE(certify::VerifySignature(doc, sig, certify::GenerateKeyPair().public_key));
+}
+
+TEST(CertificateKeys, MalformedKeyFilesAreInvalidArgument) {
+  const certify::KeyPair k = certify::GenerateKeyPair();
+  const std::string pub = certify::PublicKeyText(k), sec = certify::SecretKeyText(k);
+  for (const std::string& bad : {std::string(), std::string("dpfl-ed25519-public-v1\n"), pub.substr(0, pub.size() - 3),
+                                 pub + "00", "dpfl-ed25519-public-v1\n" + std::string(64, 'g') + "\n", sec})
+    EXPECT_THROW(certify::ParsePublicKey(bad, "pub"), InvalidArgument) << bad;
+  // A secret key whose public half does not belong to its seed.
+  std::string inconsistent = sec;
+  inconsistent[inconsistent.size() - 3] = inconsistent[inconsistent.size() - 3] == '0' ? '1' : '0';
+  EXPECT_THROW(certify::ParseSecretKey(inconsistent, "key"), InvalidArgument);
+  EXPECT_THROW(certify::ParseSecretKey(pub, "key"), InvalidArgument);
+  EXPECT_THROW(certify::VerifySignature("x", "not a signature", k.public_key), InvalidArgument);
+}
+
+json Configuration(const std::string& mechanism, std::uint64_t clients, double dropout = 0) {
+  return {{"dataset", "synthetic"}, {"mechanism", mechanism}, {"eps_p", 1.0}, {"d", 5}, {"gamma", 0.2},
+          {"delta", 1e-5}, {"delta_u", 1e-5}, {"dropout", dropout}, {"clients", clients}, {"rounds", 2},
+          {"lambda", 1.0}, {"lambda_grid", false}, {"seed", 1}, {"model", "auto"}, {"optimizer", "sgd"}, {"lr", 0.05},
+          {"momentum", 0.0}, {"local_epochs", 1}, {"local_steps", 0}, {"batch", 64}, {"patience", 5},
+          {"radius_scale", 1.25}, {"split", "iid"}, {"beta", 0.5}, {"generator", "chacha20"}, {"threads", 1},
+          {"monitor_samples", 64}, {"keys", "simulated"}, {"max_samples", 0}, {"synthetic_samples", 600},
+          {"parameters", 1000}, {"layers", 2}};
+}
+
+json Ranges(int rounds) {
+  json out = json::array();
+  for (int t = 1; t <= rounds; ++t)
+    out.push_back({{"round", t}, {"c", {certify::HexDouble(0.0), certify::HexDouble(0.1)}},
+                   {"r", {certify::HexDouble(0.5), certify::HexDouble(0.25)}}});
+  return out;
+}
+
+const json* FindNotion(const json& privacy, const std::string& word) {
+  for (const auto& g : privacy.at("guarantees"))
+    if (g.at("notion").get<std::string>().find(word) != std::string::npos) return &g;
+  return nullptr;
+}
+
+// Issue 13 item 2: at 10 clients Thm 3's preconditions fail; the guarantee does not apply, has
+// no number, and no total exists.
+TEST(CertificatePrivacy, InapplicableTheoremIsNotAGuarantee) {
+  const json privacy = certify::ComputePrivacy(Configuration("augcorbin-fl", 10), Ranges(2));
+  for (const auto& r : privacy.at("rounds")) EXPECT_FALSE(r.at("ucdp").at("corrected").at("precondition_holds").get<bool>());
+  const json* ucdp = FindNotion(privacy, "UCDP");
+  ASSERT_NE(ucdp, nullptr);
+  EXPECT_FALSE(ucdp->at("applies").get<bool>());
+  EXPECT_TRUE(ucdp->at("epsilon_hi").is_null());
+  EXPECT_FALSE(privacy.contains("composition"));
+}
+
+// Item 3: per parameter and whole update, one round and all rounds, as enclosures.
+TEST(CertificatePrivacy, GuaranteesScaleWithParametersAndRounds) {
+  const json privacy = certify::ComputePrivacy(Configuration("ldp-fl", 4), Ranges(2));
+  const auto& g = privacy.at("guarantees");
+  ASSERT_GE(g.size(), 4u);
+  const auto hi = [&](int k) { return std::stod(g[k].at("epsilon_hi").get<std::string>()); };
+  const auto lo = [&](int k) { return std::stod(g[k].at("epsilon_lo").get<std::string>()); };
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_TRUE(g[k].at("applies").get<bool>());
+    EXPECT_LE(lo(k), hi(k));
+  }
+  EXPECT_NEAR(hi(0), 1.0, 1e-12);
+  EXPECT_NEAR(hi(1), 2.0, 1e-12);
+  EXPECT_NEAR(hi(2), 1000.0, 1e-9);
+  EXPECT_NEAR(hi(3), 2000.0, 1e-9);
+  EXPECT_NE(FindNotion(privacy, "privacy loss distribution"), nullptr);
+  // No privacy, no numbers.
+  const json none = certify::ComputePrivacy(Configuration("vanilla", 4), Ranges(1));
+  ASSERT_EQ(none.at("guarantees").size(), 1u);
+  EXPECT_FALSE(none.at("guarantees")[0].at("applies").get<bool>());
+}
+
+TEST(CertificateConfig, MappingAndTypedErrors) {
+  json cfg = Configuration("corbin-fl", 4);
+  const dpfl::fl::TrainConfig c = certify::TrainConfigFromJson(cfg);
+  EXPECT_EQ(c.clients, 4u);
+  EXPECT_EQ(c.keys, "simulated");
+  json no_threads = cfg;
+  no_threads.erase("threads");
+  EXPECT_EQ(c.transcript_context, no_threads.dump());
+  json more_threads = cfg;
+  more_threads["threads"] = 8;
+  EXPECT_EQ(certify::TrainConfigFromJson(more_threads).transcript_context, c.transcript_context);
+  for (const auto& [key, value] : std::vector<std::pair<std::string, json>>{
+           {"clients", -1}, {"clients", 1e20}, {"clients", "4"}, {"eps_p", "1"}, {"d", 1.5}, {"seed", -3}, {"keys", 7}}) {
+    json bad = cfg;
+    bad[key] = value;
+    EXPECT_THROW(certify::TrainConfigFromJson(bad), InvalidArgument) << key << " = " << value;
+  }
+  json missing = cfg;
+  missing.erase("rounds");
+  EXPECT_THROW(certify::TrainConfigFromJson(missing), InvalidArgument);
+}
+
+TEST(CertificateVerify, MalformedCertificatesAreProblemsNotCrashes) {
+  for (const json& cert : {json(), json::array(), json{{"format", 2}}, json{{"format", "dpfl-certificate-v1"}},
+                           json{{"format", "dpfl-certificate-v2"}}, json{{"format", "dpfl-certificate-v2"}, {"digest", "x"}}}) {
+    const certify::Verification v = certify::VerifyCertificate(cert);
+    EXPECT_FALSE(v.ok) << cert.dump();
+    EXPECT_FALSE(v.problems.empty());
+  }
+  // fuzz/README.md F5: nesting that would overflow the recursive dump is refused first.
+  const std::string nested = std::string(100000, '[') + std::string(100000, ']');
+  const json hostile = json::parse("{\"format\":\"dpfl-certificate-v2\",\"digest\":\"x\",\"dataset\":" + nested + "}");
+  EXPECT_GT(certify::JsonDepth(hostile), certify::kMaxCertificateDepth);
+  const certify::Verification deep_v = certify::VerifyCertificate(hostile);
+  EXPECT_FALSE(deep_v.ok);
+  EXPECT_NE(deep_v.problems.at(0).find("nested"), std::string::npos);
+  const certify::Verification v1 = certify::VerifyCertificate(json{{"format", "dpfl-certificate-v1"}});
+  EXPECT_NE(v1.problems.at(0).find("dpfl-certificate-v1"), std::string::npos);
+}
+
+TEST(CertificateMonitor, CriticalValueIsTheNormalQuantile) {
+  // z_{1 − 1e−6/2} = 4.891638... (standard normal tables); the bisection returns the upper end.
+  const double z = certify::MonitorCritical(1e-6);
+  EXPECT_GT(z, 4.8916);
+  EXPECT_LT(z, 4.8917);
+  EXPECT_THROW(certify::MonitorCritical(0), InvalidArgument);
+  EXPECT_THROW(certify::MonitorCritical(1.5), InvalidArgument);
+}
+
+}  // namespace
