@@ -3,7 +3,7 @@
 # Installs deps, builds dpfl, trains vanilla FL, CorBin-FL and LDP-FL with the same data, model,
 # seed, rounds and per-parameter per-round budget eps_p, verifies the two certificates with the
 # reference, and prints the final test accuracies next to each other plus where the outputs are.
-# Measured: 7 min 56 s wall (no deps, no build) under nice -n 10 on 2 heavily shared cores (docs/results.md).
+# Its wall time, measured with the commit it was measured at, is in docs/results.md.
 #
 # Environment: EPS (default 1), OUT (default out/run), ROUNDS (default 8), SEED (default 1),
 # DPFL_SKIP_DEPS=1 (no apt), DPFL_SKIP_BUILD=1 (use the dpfl already in build/production).

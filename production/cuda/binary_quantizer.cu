@@ -9,14 +9,9 @@
 // compiled with -fmad=false (no FMA contraction), so each result is the correctly rounded one on
 // both sides.
 //
-// Work mapping of the encode kernels: thread g handles the 32 parameters 32g … 32g+31, whose
-// 16-bit heads (rng::DecisionHead) are exactly one ChaCha20 block (block counter g) or four
-// Philox blocks (4g … 4g+3) of each stream (8-bit heads: half a ChaCha20 block or two Philox
-// blocks), and builds one 32-bit half of a packed word. Lanes 2q and 2q+1 of a warp hold the
-// two halves of word q; one __shfl_xor_sync joins them and lane 2q writes the word. A tie of the
-// heads with T >> 48 (probability 2^−13 … 2^−16) recomputes that parameter's full uniforms. A
-// message of m parameters runs ⌈m/64⌉·2 threads. Out-of-range threads of the last warp take
-// part in the shuffle with zero bits (no early return before it).
+// The kernels' per-thread bodies and the work mapping are in kernel_bodies.hpp (DPFL_HD), so
+// that tests/unit/cuda_emulator_test.cpp can run them on the host over every thread index; the
+// kernels below add only what needs a device (thread indices, the warp shuffle, atomics).
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -30,6 +25,7 @@
 #include "dpfl/quant/cpu_encoders.hpp"
 #include "dpfl/quant/cuda_quantizer.hpp"
 #include "dpfl/rng/streams.hpp"
+#include "kernel_bodies.hpp"
 
 namespace dpfl {
 namespace cuda_detail {
@@ -47,10 +43,8 @@ void ThrowIfCudaError(int code, const char* expr, const char* file, int line) {
 namespace quant {
 namespace {
 
-constexpr unsigned kBlockThreads = 256;  // a multiple of 32 (whole warps), so lane pairs share a word
-static_assert(kBlockThreads % 32 == 0);
-
-enum class Mode { kLdpq, kQ1, kQ2 };
+using cuda_kernels::kBlockThreads;
+using cuda_kernels::Mode;
 
 // Owns a device allocation; frees it on scope exit (also when an exception unwinds).
 template <class T>
@@ -72,142 +66,42 @@ class DeviceBuffer {
 
 // ---- Kernels ----
 
-// The 8 raw uniforms 8·g … 8·g + 7 of one stream (rng::Uniform64 layout): ChaCha20 block g, or
-// Philox blocks 4·g … 4·g + 3. For a decision stream they hold the 16-bit heads of parameters
-// 32·g … 32·g + 31 (rng::DecisionHead: head 32·g + k = bits 16·(k % 4) … of uniform k / 4).
-template <rng::Generator G>
-__device__ __forceinline__ void RawOctet(const rng::StreamKey& key, const rng::StreamAddress& addr, std::uint64_t g,
-                                         std::uint64_t u[8]) {
-  if constexpr (G == rng::Generator::kChaCha20) {
-    rng::ChaChaUniformBlock(key, addr, static_cast<std::uint32_t>(g), u);  // g < 2^32 (m ≤ 2^35)
-  } else {
-#pragma unroll
-    for (int b = 0; b < 4; ++b) rng::PhiloxUniformBlock(key, addr, g * 4 + static_cast<std::uint64_t>(b), u + 2 * b);
-  }
-}
-
-// The 4 raw uniforms 4·g … 4·g + 3 of one stream: with 8-bit heads (SharedHeadBits,
-// RolePrivateHeadBits) they hold the heads of parameters 32·g … 32·g + 31 — half of ChaCha20
-// block g / 2 (both threads of a word compute that block and keep their half), or Philox blocks
-// 2·g, 2·g + 1.
-template <rng::Generator G>
-__device__ __forceinline__ void RawQuartet(const rng::StreamKey& key, const rng::StreamAddress& addr, std::uint64_t g,
-                                           std::uint64_t u[4]) {
-  if constexpr (G == rng::Generator::kChaCha20) {
-    std::uint64_t block[8];
-    rng::ChaChaUniformBlock(key, addr, static_cast<std::uint32_t>(g / 2), block);
-#pragma unroll
-    for (int k = 0; k < 4; ++k) u[k] = block[4 * (g % 2) + static_cast<std::uint64_t>(k)];
-  } else {
-#pragma unroll
-    for (int b = 0; b < 2; ++b) rng::PhiloxUniformBlock(key, addr, g * 2 + static_cast<std::uint64_t>(b), u + 2 * b);
-  }
-}
-
-// Head k (0 … 31) of a thread's head uniforms as a 16-bit value: 16-bit chunk k of u[0..7], or
-// 8-bit chunk k of u[0..3] widened to b << 8 (its bits where a 16-bit head's would be).
-__device__ __forceinline__ std::uint32_t Head16(const std::uint64_t* u, int k, bool bytes) {
-  return bytes ? rng::HeadChunk(u, static_cast<std::uint64_t>(k), rng::kHeadBits8) << 8
-               : rng::HeadChunk(u, static_cast<std::uint64_t>(k), rng::kHeadBits16);
-}
-
-// Thread g decides parameters 32·g … 32·g + 31 from their heads (at most one head block per
-// stream) and fetches the full 64-bit uniforms (rng::DecisionUniform64) only when the heads tie
-// with T >> 48 — the same rule as the CPU's SIMD path, so the bits are identical.
+// Thread g encodes parameters 32·g … 32·g + 31 (cuda_kernels::EncodeThreadBits); the lanes of
+// a word join their halves with one shuffle and the even lane writes it.
 template <rng::Generator G, Mode M>
 __global__ void __launch_bounds__(kBlockThreads)
     EncodeKernel(BinaryLevels levels, const float* __restrict__ w, std::uint64_t m, rng::StreamKey private_key,
                  rng::StreamAddress private_addr, rng::StreamKey shared_key, rng::StreamAddress shared_addr, int d,
                  std::uint64_t* __restrict__ bits) {
   const std::uint64_t g = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::uint64_t first = g * 32;
-  std::uint64_t half = 0;
-  if (first < m) {
-    std::uint64_t priv[8], shared[8] = {};
-    const bool shared_bytes = SharedHeadBits(d) == rng::kHeadBits8;
-    const bool private_bytes = M != Mode::kLdpq && RolePrivateHeadBits(d) == rng::kHeadBits8;
-    // Low bits of V >> 48 that the heads leave unknown: the heads are compared with T >> 48
-    // after dropping them, as on the CPU.
-    const int unknown = M == Mode::kLdpq ? 0 : RoleHeadUnknownBits(d);
-    if (private_bytes) {
-      RawQuartet<G>(private_key, private_addr, g, priv);
-    } else {
-      RawOctet<G>(private_key, private_addr, g, priv);
-    }
-    if constexpr (M != Mode::kLdpq) {
-      if (shared_bytes) {
-        RawQuartet<G>(shared_key, shared_addr, g, shared);
-      } else {
-        RawOctet<G>(shared_key, shared_addr, g, shared);
-      }
-    }
-    const int shift = d < 16 ? d : 16;
-    const std::uint32_t high = (0xffffu << (16 - shift)) & 0xffffu;
-    const int n = m - first < 32 ? static_cast<int>(m - first) : 32;
-    for (int k = 0; k < n; ++k) {
-      const std::uint64_t j = first + static_cast<std::uint64_t>(k);
-      const double x = ClipWeight(static_cast<double>(w[j]), levels);
-      const std::uint32_t t16 =
-          static_cast<std::uint32_t>((M == Mode::kQ2 ? MinusThreshold(x, levels) : PlusThreshold(x, levels)) >> 48);
-      const std::uint32_t shared16 = Head16(shared, k, shared_bytes);
-      const std::uint32_t priv16 = Head16(priv, k, private_bytes);
-      const std::uint32_t v_head = (M == Mode::kLdpq ? priv16 : ((shared16 & high) | (priv16 >> shift))) >> unknown;
-      const std::uint32_t t_head = t16 >> unknown;
-      bool plus;
-      if (v_head != t_head) {
-        plus = (v_head < t_head) != (M == Mode::kQ2);
-      } else {
-        const std::uint64_t pu = rng::DecisionUniform64(G, private_key, private_addr, j,
-                                                        M == Mode::kLdpq ? kLdpqHeadBits : RolePrivateHeadBits(d));
-        if constexpr (M == Mode::kLdpq) {
-          plus = LdpqBit(w[j], pu, levels);
-        } else {
-          const std::uint64_t su = rng::DecisionUniform64(G, shared_key, shared_addr, j, SharedHeadBits(d));
-          plus = M == Mode::kQ1 ? Q1RoleBit(w[j], su, pu, d, levels) : Q2RoleBit(w[j], su, pu, d, levels);
-        }
-      }
-      half |= std::uint64_t{plus} << k;
-    }
-  }
-  // Lanes 2q, 2q+1 hold the low and high halves of word q (blockDim is even, so g % 2 = lane % 2).
-  std::uint64_t word = half << (32 * (threadIdx.x & 1u));
+  const std::uint64_t half = cuda_kernels::EncodeThreadBits<G, M>(levels, w, m, private_key, private_addr, shared_key,
+                                                                  shared_addr, d, g);
+  // No early return before the shuffle: every lane of the warp takes part.
+  std::uint64_t word = cuda_kernels::HalfInWord(half, threadIdx.x);
   word |= __shfl_xor_sync(0xffffffffu, word, 1);
-  if ((threadIdx.x & 1u) == 0 && first < m) bits[g / 2] = word;
+  if (cuda_kernels::WritesWord(threadIdx.x, g, m)) bits[cuda_kernels::WordOfThread(g)] = word;
 }
 
-// *first_bad = min(*first_bad, index of the first NaN/±Inf weight). Exponent-bit test, so it
-// does not depend on fast-math settings. Grid-stride: a thread's first hit is its smallest.
+// *first_bad = min(*first_bad, index of the first NaN/±Inf weight) (grid-stride).
 __global__ void FirstNonFiniteKernel(const float* __restrict__ w, std::uint64_t m,
                                      unsigned long long* __restrict__ first_bad) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < m; j += stride) {
-    if ((__float_as_uint(w[j]) & 0x7f800000u) == 0x7f800000u) {
-      atomicMin(first_bad, static_cast<unsigned long long>(j));
-      return;
-    }
-  }
+  const std::uint64_t g = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::uint64_t j = cuda_kernels::FirstNonFiniteOfThread(w, m, g, stride);
+  if (j < m) atomicMin(first_bad, static_cast<unsigned long long>(j));
 }
 
-// counts[j] += Σ_{i<n} bit j of message i (thread per parameter; the 64 threads of one word read
-// the same word, which the cache broadcasts).
+// counts[j] += Σ_{i<n} bit j of message i (grid-stride, thread per parameter).
 __global__ void AccumulateKernel(const std::uint64_t* __restrict__ bits, std::uint64_t n, std::uint64_t words,
                                  std::uint32_t* __restrict__ counts, std::uint64_t m) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < m; j += stride) {
-    const std::uint64_t word = j / 64;
-    const unsigned shift = static_cast<unsigned>(j % 64);
-    std::uint32_t c = counts[j];
-    for (std::uint64_t i = 0; i < n; ++i) c += static_cast<std::uint32_t>((bits[i * words + word] >> shift) & 1u);
-    counts[j] = c;
-  }
+  const std::uint64_t g = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  cuda_kernels::AccumulateThread(bits, n, words, counts, m, g, stride);
 }
 
 // ---- Host helpers ----
 
-unsigned GridStrideBlocks(std::uint64_t items) {
-  const std::uint64_t blocks = (items + kBlockThreads - 1) / kBlockThreads;
-  return static_cast<unsigned>(blocks < 65535u * 16u ? blocks : 65535u * 16u);
-}
+using cuda_kernels::GridStrideBlocks;
 
 void LaunchCheck() {
   DPFL_CUDA_CHECK(cudaGetLastError());
@@ -246,13 +140,11 @@ void ValidateDeviceWeights(const float* w, std::size_t m) {
 template <rng::Generator G, Mode M>
 void LaunchEncodeT(const BinaryLevels& levels, const float* w, std::size_t m, const StreamContext& shared_ctx,
                    const StreamContext& ctx, std::uint32_t pair, std::uint32_t client, int d, std::uint64_t* bits) {
-  const std::uint64_t threads = PackedWords(m) * 2;  // 2 lanes (32 parameters each) per packed word
-  const std::uint64_t blocks = (threads + kBlockThreads - 1) / kBlockThreads;
-  if (blocks > static_cast<std::uint64_t>(INT_MAX)) throw InvalidArgument("m", "too many parameters for one launch");
-  const rng::StreamAddress private_addr{ctx.round, client, rng::Purpose::kPrivateCoin};
-  const rng::StreamAddress shared_addr{shared_ctx.round, pair, rng::Purpose::kSharedBits};
-  EncodeKernel<G, M><<<static_cast<unsigned>(blocks), kBlockThreads>>>(levels, w, m, ctx.key, private_addr,
-                                                                       shared_ctx.key, shared_addr, d, bits);
+  const cuda_kernels::EncodeLaunch launch = cuda_kernels::MakeEncodeLaunch(m, shared_ctx, ctx, pair, client);
+  if (launch.blocks > static_cast<std::uint64_t>(INT_MAX))
+    throw InvalidArgument("m", "too many parameters for one launch");
+  EncodeKernel<G, M><<<static_cast<unsigned>(launch.blocks), kBlockThreads>>>(
+      levels, w, m, ctx.key, launch.private_addr, shared_ctx.key, launch.shared_addr, d, bits);
   LaunchCheck();
 }
 
@@ -415,8 +307,8 @@ float ElapsedMs(Fn&& run) {
 
 __global__ void FillBenchWeightsKernel(float* __restrict__ w, std::uint64_t m) {
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t j = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < m; j += stride)
-    w[j] = static_cast<float>(0.8 * sin(0.001 * static_cast<double>(j)));
+  const std::uint64_t g = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  cuda_kernels::FillBenchWeightsThread(w, m, g, stride);
 }
 }  // namespace
 

@@ -72,7 +72,7 @@ void RegisterQuantizerCommands(CLI::App& root, std::vector<Command>& commands);
 void RegisterCoqCommands(CLI::App& root, std::vector<Command>& commands);
 // thm2, thm3, thm4, aggregate, e12 (corbin_fl_commands.cpp)
 void RegisterCorbinFlCommands(CLI::App& root, std::vector<Command>& commands);
-// report: the human-readable summary printed by scripts/run.sh (report_command.cpp)
+// report: a human-readable exact summary of LDPQ vs CorBinQ and errata E3/E12 (report_command.cpp)
 void RegisterReportCommand(CLI::App& root, std::vector<Command>& commands);
 // rdp group, accountant, calibrate, bnn* (accounting_commands.cpp); RdpGroup creates "rdp" once.
 void RegisterAccountingCommands(CLI::App& root, std::vector<Command>& commands); CLI::App* RdpGroup(CLI::App& root);

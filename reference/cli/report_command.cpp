@@ -1,5 +1,5 @@
-// dpfl-ref report — a short human-readable summary from the exact reference (the output of
-// scripts/run.sh until the training loop exists): LDPQ vs CorBinQ exact pair MSE for a few
+// dpfl-ref report — a short human-readable summary from the exact reference: LDPQ vs CorBinQ
+// exact pair MSE for a few
 // privacy levels and shared-bit counts, Theorem 1's printed bound next to the sharp one, and
 // the errata E3 / E12 demonstrated on exact instances. Every number is computed here, exactly.
 #include <iomanip>
@@ -75,7 +75,7 @@ std::string Report() {
 }  // namespace
 
 void RegisterReportCommand(CLI::App& root, std::vector<Command>& commands) {
-  auto* app = root.add_subcommand("report", "Human-readable summary of exact LDPQ/CorBinQ results (scripts/run.sh)");
+  auto* app = root.add_subcommand("report", "Human-readable summary of exact LDPQ/CorBinQ results and the errata E3/E12");
   commands.push_back({app, []() { return json(Report()); }});
 }
 

@@ -22,9 +22,14 @@
 #include "dpfl/error.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
 #include "dpfl/quant/cuda_quantizer.hpp"
+#include "testing/encoder_inputs.hpp"
 
 namespace dpfl::quant {
 namespace {
+
+using dpfl::testing::Context;
+using dpfl::testing::Name;
+using dpfl::testing::Weights;
 
 #define DPFL_REQUIRE_CUDA_DEVICE()                                                                              \
   do {                                                                                                          \
@@ -40,51 +45,11 @@ constexpr PairRole kRoles[] = {PairRole::kQ1, PairRole::kQ2};
 // Tails of every shape around the 32-parameter (thread) and 64-parameter (word) boundaries.
 constexpr std::size_t kSizes[] = {1, 7, 31, 32, 33, 63, 64, 65, 95, 127, 129, 64 * 33 + 5, 100003};
 
-const char* Name(rng::Generator g) { return g == rng::Generator::kChaCha20 ? "ChaCha20" : "Philox4x32"; }
-
-StreamContext Context(rng::Generator gen, std::uint32_t seed) {
-  StreamContext ctx;
-  ctx.generator = gen;
-  std::mt19937_64 mt(seed);
-  for (std::uint32_t& word : ctx.key.words) word = static_cast<std::uint32_t>(mt());
-  ctx.round = seed % 1000;
-  return ctx;
-}
 
 struct LevelCase {
   double eps, c, r;
 };
 constexpr LevelCase kLevels[] = {{1.0, 0.0, 1.0}, {0.1, 0.25, 0.5}, {8.0, -3.0, 1e-3}};
-
-// Random weights over [c − 2r, c + 2r] (half of them clipped), with boundary inputs mixed in:
-// exactly c ± r, c, neighbours of the clip bounds, ±0, denormals, huge finite values.
-std::vector<float> Weights(std::size_t m, const BinaryLevels& k, std::uint64_t seed) {
-  std::mt19937_64 mt(seed);
-  std::uniform_real_distribution<double> u(k.c - 2 * k.r, k.c + 2 * k.r);
-  const float lo = static_cast<float>(k.lo), hi = static_cast<float>(k.hi);
-  const std::vector<float> special = {lo,
-                                      hi,
-                                      static_cast<float>(k.c),
-                                      std::nextafter(lo, -FLT_MAX),
-                                      std::nextafter(lo, FLT_MAX),
-                                      std::nextafter(hi, -FLT_MAX),
-                                      std::nextafter(hi, FLT_MAX),
-                                      0.0f,
-                                      -0.0f,
-                                      std::numeric_limits<float>::denorm_min(),
-                                      -std::numeric_limits<float>::denorm_min(),
-                                      FLT_MAX,
-                                      -FLT_MAX,
-                                      1e30f,
-                                      -1e30f};
-  std::vector<float> w(m);
-  for (std::size_t j = 0; j < m; ++j) w[j] = static_cast<float>(u(mt));
-  for (std::size_t j = 0; j < m; ++j)
-    if (mt() % 8 == 0) w[j] = special[mt() % special.size()];
-  if (m >= special.size())
-    for (std::size_t i = 0; i < special.size(); ++i) w[m - 1 - i] = special[i];  // boundaries in the tail word
-  return w;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Bit identity with the CPU path
@@ -157,15 +122,7 @@ TEST(CudaEncodeCorBinQ, HeadTiesMatchCpu) {
   for (rng::Generator gen : kGenerators)
     for (int d : {0, 5, 7, 8, 12, 16, 31}) {
       const StreamContext ctx = Context(gen, 9000 + static_cast<std::uint32_t>(d));
-      const rng::StreamAddress sa{ctx.round, 2, rng::Purpose::kSharedBits}, pa{ctx.round, 7, rng::Purpose::kPrivateCoin};
-      std::vector<float> w(m);
-      for (std::size_t j = 0; j < m; ++j) {
-        const std::uint64_t v =
-            MergeSharedPrivate(rng::DecisionUniform64(gen, ctx.key, sa, j, SharedHeadBits(d)),
-                               rng::DecisionUniform64(gen, ctx.key, pa, j, RolePrivateHeadBits(d)), d);
-        const double q = (static_cast<double>(v >> 48) + 0.5) / 65536.0;
-        w[j] = static_cast<float>(k.c + (q - 0.5) / k.inv_two_r_alpha);  // Q1 role: T+ >> 48 = V >> 48
-      }
+      const std::vector<float> w = dpfl::testing::TieWeights(m, k, ctx, 2, 7, d);
       std::vector<std::uint64_t> cpu(PackedWords(m)), gpu(PackedWords(m));
       EncodeCorBinQ(k, w, d, PairRole::kQ1, ctx, 2, 7, cpu);
       CudaEncodeCorBinQ(k, w, d, PairRole::kQ1, ctx, 2, 7, gpu);

@@ -5,6 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "certificate.hpp"
 #include "dpfl/error.hpp"
 
@@ -138,6 +143,108 @@ TEST(CertificateVerify, MalformedCertificatesAreProblemsNotCrashes) {
   EXPECT_NE(deep_v.problems.at(0).find("nested"), std::string::npos);
   const certify::Verification v1 = certify::VerifyCertificate(json{{"format", "dpfl-certificate-v1"}});
   EXPECT_NE(v1.problems.at(0).find("dpfl-certificate-v1"), std::string::npos);
+}
+
+
+// ---- whole certificates from hand-made runs (no LibTorch, so ASan covers them) ----------------
+
+// A run as RunTraining would report it: `rounds` rounds of 2 layers (m = 1000), every monitor
+// passed at dpfl's α with the true critical value, transcript hashes well formed.
+dpfl::fl::TrainResult HandMadeRun(const json& cfg, int rounds) {
+  dpfl::fl::TrainResult r;
+  r.layer_sizes = {600, 400};
+  for (int t = 1; t <= rounds; ++t) {
+    dpfl::fl::RoundRecord rec;
+    rec.round = static_cast<std::uint32_t>(t - 1);  // 0-based in TrainResult, 1-based in the certificate
+    rec.val_accuracy = 0.5 + 0.01 * t;
+    rec.test_accuracy = 0.4 + 0.01 * t;
+    rec.survivors = static_cast<std::uint32_t>(cfg.at("clients").get<int>());
+    rec.pairs = rec.survivors / 2;
+    rec.c = {0.0, 0.1};
+    rec.r = {0.5, 0.25};
+    rec.transcript = std::string(63, 'a') + static_cast<char>('0' + t);
+    rec.monitor.applicable = true;
+    rec.monitor.passed = true;
+    rec.monitor.test = "z";
+    rec.monitor.statistic = 0.25 * t;
+    rec.monitor.alpha = certify::kMonitorAlpha;
+    rec.monitor.critical = certify::MonitorCritical(certify::kMonitorAlpha);
+    rec.monitor.samples = rec.survivors * cfg.at("monitor_samples").get<std::size_t>();
+    r.history.push_back(rec);
+  }
+  r.final_test = {0.9, r.history.back().test_accuracy};
+  r.transcript_start = dpfl::fl::TranscriptStart(certify::TrainConfigFromJson(cfg), 1000);
+  return r;
+}
+
+json HandMadeCertificate(const json& cfg, int rounds) {
+  const certify::RunFiles files{std::string(64, 'b'), std::string(64, 'c')};
+  return certify::BuildCertificate(cfg, {{"name", "synthetic"}, {"samples", 600}}, "test", HandMadeRun(cfg, rounds), files,
+                                   std::nullopt);
+}
+
+// What a forger does (issue 13 item 1): edit, then recompute the unkeyed digest.
+json Redigest(json cert) {
+  cert.erase("digest");
+  const std::string text = cert.dump();
+  cert["digest"] = dpfl::fl::Sha256Hex(text.data(), text.size());
+  return cert;
+}
+
+bool HasProblem(const certify::Verification& v, const std::string& words) {
+  for (const std::string& p : v.problems)
+    if (p.find(words) != std::string::npos) return true;
+  return false;
+}
+
+TEST(CertificateBuild, HandMadeRunsVerifyForEveryMechanism) {
+  for (const char* mechanism : {"vanilla", "ldp-fl", "corbin-fl", "augcorbin-fl", "coq-fl", "laplace", "gaussian"}) {
+    json cfg = Configuration(mechanism, 4);
+    if (std::string(mechanism) == "augcorbin-fl") cfg["clients"] = 10;
+    json cert = HandMadeCertificate(cfg, 2);
+    if (std::string(mechanism) == "vanilla")  // no PLDP: the monitor does not apply
+      for (auto& r : cert["rounds"]) r["monitor"] = {{"applicable", false}, {"passed", true}, {"test", ""},
+                                                     {"statistic", 0}, {"critical", 0}, {"alpha", 0}, {"samples", 0}};
+    cert = Redigest(cert);
+    const certify::Verification v = certify::VerifyCertificate(cert);
+    EXPECT_TRUE(v.ok) << mechanism << ": " << json(v.problems).dump();
+    EXPECT_EQ(cert.at("format"), certify::kFormat);
+  }
+}
+
+TEST(CertificateBuild, EachForgeryIsRejectedByNameEvenWithARecomputedDigest) {
+  const json cfg = Configuration("corbin-fl", 4);
+  const json genuine = HandMadeCertificate(cfg, 2);
+  ASSERT_TRUE(certify::VerifyCertificate(genuine).ok) << json(certify::VerifyCertificate(genuine).problems).dump();
+  struct Forgery {
+    const char* name;
+    std::function<void(json&)> edit;
+    const char* expect;
+  };
+  const std::vector<Forgery> forgeries = {
+      {"final accuracy", [](json& c) { c["final"]["test_accuracy"] = 0.99; }, "final.test_accuracy"},
+      {"weights hash", [](json& c) { c["final"]["weights_sha256"] = std::string(64, '0'); }, "final.weights_sha256"},
+      {"monitor statistic", [](json& c) { c["rounds"][1]["monitor"]["statistic"] = 1e9; }, "exceeds the critical value"},
+      {"monitor critical", [](json& c) { c["rounds"][0]["monitor"]["critical"] = 1e10; }, "critical value"},
+      {"monitor alpha", [](json& c) { c["rounds"][0]["monitor"]["alpha"] = 0.5; }, "alpha"},
+      {"monitor samples", [](json& c) { c["rounds"][0]["monitor"]["samples"] = 1; }, "sample count"},
+      {"privacy", [](json& c) { c["privacy"]["guarantees"][0]["epsilon_hi"] = "0.5"; }, "privacy ledger differs"},
+      {"round dropped", [](json& c) { c["rounds"].erase(1); }, "round count"},
+      {"transcript h0", [](json& c) { c["transcript"]["h0"] = std::string(64, 'f'); }, "transcript.h0"},
+      {"transcript final", [](json& c) { c["transcript"]["final"] = std::string(64, 'e'); }, "transcript"},
+      {"configuration", [](json& c) { c["configuration"]["eps_p"] = -1.0; }, "configuration is invalid"},
+  };
+  for (const Forgery& f : forgeries) {
+    json forged = genuine;
+    f.edit(forged);
+    const certify::Verification stale = certify::VerifyCertificate(forged);
+    EXPECT_FALSE(stale.ok) << f.name;
+    EXPECT_TRUE(HasProblem(stale, "digest mismatch")) << f.name;
+    const certify::Verification v = certify::VerifyCertificate(Redigest(forged));
+    EXPECT_FALSE(v.ok) << f.name;
+    EXPECT_FALSE(HasProblem(v, "digest mismatch")) << f.name;
+    EXPECT_TRUE(HasProblem(v, f.expect)) << f.name << ": " << json(v.problems).dump();
+  }
 }
 
 TEST(CertificateMonitor, CriticalValueIsTheNormalQuantile) {

@@ -1,0 +1,36 @@
+// The installed-package consumer: one call into each linked library, checked against each other.
+// LDPQ (seed 000 Alg. 1) at ε = ln 3, c = 0, r = 1, w = 1/2: the reference gives
+// P(+) = (1 + (w − c)/(rα))/2 exactly (α = (E+1)/(E−1) = 2, so 5/8); the production threshold
+// T = ⌊q·2^64⌋ must be that probability to within one unit of 2^−64.
+#include <cmath>
+#include <cstdio>
+
+#include "dpfl/error.hpp"
+#include "dpfl/quant/binary_element.hpp"
+#include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/ref/ldpq.hpp"
+
+int main() {
+  namespace ref = dpfl::ref;
+  const ref::Rational E(3), c(0), r(1), w(1, 2);
+  const ref::Rational p_plus = ref::Ldpq<ref::Rational>(E, c, r, w).q_plus;
+  if (p_plus != ref::Rational(5, 8)) {
+    std::puts("reference: wrong LDPQ probability");
+    return 1;
+  }
+  const dpfl::quant::BinaryLevels k = dpfl::quant::MakeBinaryLevels(std::log(3.0), 0.0, 1.0);
+  const double t = static_cast<double>(dpfl::quant::PlusThreshold(dpfl::quant::ClipWeight(0.5, k), k));
+  if (std::fabs(t / 18446744073709551616.0 - 0.625) > 1e-12) {
+    std::printf("production: threshold %.17g is not 5/8 of 2^64\n", t);
+    return 1;
+  }
+  try {
+    (void)dpfl::quant::MakeBinaryLevels(-1.0, 0.0, 1.0);
+    std::puts("production: eps = -1 was accepted");
+    return 1;
+  } catch (const dpfl::InvalidArgument& e) {
+    std::printf("installed dpfl works: P(+) = 5/8, T/2^64 = %.17g, bad eps -> \"%s\"\n", t / 18446744073709551616.0,
+                e.what());
+  }
+  return 0;
+}
