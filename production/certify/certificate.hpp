@@ -1,4 +1,4 @@
-// Certified runs (DESIGN.md "Certificate (v2)"; issues 6 and 13): the runtime monitor,
+// Certified runs (DESIGN.md "Certificate (v2)"; docs/training.md "Certificate"): the runtime monitor,
 // certificate.json, its Ed25519 signature and its verification. This is the one part of
 // production that may call the reference (dpfl_reference), because it computes once-per-round
 // accounting numbers, never samples. It lives outside production/{include,src} so that the
@@ -20,10 +20,10 @@
 //  * UCDP: augcorbin-fl (Thm 3) and pair mechanisms with dropout (Thm 4, δ1 = δ_u/2), printed
 //    and corrected, with the preconditions. Only the corrected form whose precondition holds is
 //    ever a guarantee; a theorem whose precondition fails is reported as not applying and is
-//    never summed (issue 13 item 2).
+//    never summed (docs/training.md "Privacy: every guarantee with its notion").
 // Guarantees (privacy.guarantees): every notion side by side in one schema {notion, unit,
 // adjacency, observer, composition, epsilon_lo, epsilon_hi, delta, applies, reason}, and
-// privacy.releases: what the run releases and whether a guarantee covers it (issue 13 item 3).
+// privacy.releases: what the run releases and whether a guarantee covers it (DESIGN.md "Certificate (v2)").
 // Runtime monitor: each round, the sampled coordinates' outputs are compared with the exact
 // marginals (binary: q(w) from the reference LDPQ law; gaussian/laplace: the noise law) by a
 // two-sided z-test at false-alarm rate α = 1e-6 per round; a rejection stops the run (fail

@@ -53,7 +53,7 @@ Rational BitRatio(std::uint64_t favourable, std::uint64_t unfavourable) {
   return ref::Max(a / b, (Two64() - b) / (Two64() - a));
 }
 
-// One guarantee in the schema of issue 13 item 3.
+// One guarantee in the certificate's schema (DESIGN.md "Certificate (v2)"; docs/training.md "Privacy").
 nlohmann::json Guarantee(const std::string& notion, const std::string& unit, const std::string& adjacency,
                          const std::string& observer, const std::string& composition, const Interval* eps,
                          const std::string& delta, bool applies, const std::string& reason) {
@@ -147,7 +147,7 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
   // Per-round implemented ε_p (enclosures), δ, and the corrected UCDP ε_u where it applies.
   std::vector<Interval> eps_rounds;
   Rational delta_round = 0;
-  // gaussian / laplace: the exact discrete law the production code samples (issue 13 item 10)
+  // gaussian / laplace: the exact discrete law the production code samples (dpfl/fl/discrete_noise.hpp)
   // depends on (ε_p, δ) only; (c, r) set the grid. Its privacy is computed once, exactly
   // (laplace: ε = N/t) or as an enclosure (gaussian: δ of the discrete Gaussian, Canonne,
   // Kamath & Steinke 2020, Thm 7, for sensitivity N grid units).
@@ -243,7 +243,7 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
     out["rounds"].push_back(entry);
   }
 
-  // ---- guarantees, every notion side by side (issue 13 item 3) ----
+  // ---- guarantees, every notion side by side (DESIGN.md "Certificate (v2)") ----
   nlohmann::json g = nlohmann::json::array();
   const std::string kOneCoord = "one parameter of one client's update";
   // CorBinQ/CoQ bits are a deterministic function of (w, Z) outside the tie cell: whoever knows

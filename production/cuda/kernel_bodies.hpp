@@ -21,7 +21,7 @@
 #include <cstring>
 
 #include "dpfl/hd.hpp"
-#include "dpfl/quant/binary_element.hpp"
+#include "dpfl/quant/binary_rules.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
 #include "dpfl/rng/streams.hpp"
 

@@ -235,7 +235,7 @@ std::string ToDecimalString(const Rational& x, int significant_digits) {
     }
   } else {
     // Appended piece by piece: GCC 12 at -O3 reports a false -Wrestrict on the equivalent
-    // `"." + digits.substr(1)` temporaries (issue 13 item 7: the Release build).
+    // `"." + digits.substr(1)` temporaries (that would fail the Release build under DPFL_WERROR=ON).
     out.push_back(digits.front());
     if (digits.size() > 1) {
       out.push_back('.');

@@ -1,4 +1,4 @@
-// dpfl-ref issue-3 subcommands as a user scripts them (rdp *, accountant, calibrate *, bnn*,
+// dpfl-ref's accounting subcommands as a user scripts them (rdp *, accountant, calibrate *, bnn*,
 // cepam *, binomial-mechanism): JSON shape (every output names its adjacency and carries an
 // error_bound per enclosed value), published and spec values through the binary, independent
 // double-precision checks written here, and a bad-input table for every subcommand (exit 2, one
@@ -90,8 +90,9 @@ void ExpectRel(const json& j, const std::string& key, double expected, double re
   EXPECT_NEAR(Mid(j, key), expected, rel * std::fabs(expected)) << key;
 }
 
-// Every issue-3 output: adjacency named, natural logs, 256-bit default, decimals with ≥ 30
-// significant digits and an error bound for each enclosed key in `keys`.
+// Every accounting output (docs/accounting.md "Conventions"): adjacency named, natural logs,
+// 256-bit default, decimals with ≥ 30 significant digits and an error bound for each enclosed key
+// in `keys`.
 void ExpectShape(const json& j, const std::vector<std::string>& keys) {
   ASSERT_TRUE(j.contains("adjacency"));
   EXPECT_FALSE(j["adjacency"].get<std::string>().empty());
@@ -675,7 +676,7 @@ std::vector<BadInput> Cases() {
   };
 }
 
-INSTANTIATE_TEST_SUITE_P(Issue3, AccountingBadInput, ::testing::ValuesIn(Cases()),
+INSTANTIATE_TEST_SUITE_P(AllSubcommands, AccountingBadInput, ::testing::ValuesIn(Cases()),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

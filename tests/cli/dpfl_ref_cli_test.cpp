@@ -203,7 +203,8 @@ std::vector<BadInput> BadInputCases() {
 INSTANTIATE_TEST_SUITE_P(All, DpflRefBadInput, ::testing::ValuesIn(BadInputCases()),
                          [](const auto& info) { return std::string(info.param.name); });
 
-// Issue 13 item 6 (fuzz/README.md): a huge exact value is echoed rounded, not as 100,000 digits.
+// Bad input is one short line (docs/reference.md "Exit codes"; fuzz/README.md F3): a huge exact
+// value is echoed rounded, not as 100,000 digits.
 TEST(DpflRefCli, HugeValuesAreEchoedShort) {
   const RunResult r = RunDpflRef({"ldpq", "--eps", "1", "--c", "0", "--r", "1", "--w", "1e99999"});
   EXPECT_EQ(r.exit_code, 2);

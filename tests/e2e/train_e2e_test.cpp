@@ -1,5 +1,5 @@
 // End-to-end test of `dpfl train` / `dpfl verify-certificate` on the synthetic data set with the
-// tiny MLP (issue 6): runs for corbin-fl and ldp-fl, determinism (identical final weight bytes),
+// tiny MLP (docs/training.md): runs for corbin-fl and ldp-fl, determinism (identical final weight bytes),
 // resume after kill -9 equals an uninterrupted run, certificate accepted and a tampered copy
 // rejected, bad flags exit 2.
 #include <gtest/gtest.h>

@@ -1,8 +1,9 @@
-// Issue 13 end to end, through the real `dpfl` binary: forged certificates are rejected field by
-// field (the forger recomputes the unkeyed digest, as anyone can), a genuine signed certificate
-// verifies, --replay accepts a genuine run and rejects changed configuration or weights, an
-// inapplicable UCDP theorem is never certified, the Dirichlet input that used to hang finishes,
-// and file-system / number errors are one clear line with exit 2.
+// The certificate's trust checks (docs/training.md "Threat model") end to end, through the real
+// `dpfl` binary: forged certificates are rejected field by field (the forger recomputes the
+// unkeyed digest, as anyone can), a genuine signed certificate verifies, --replay accepts a
+// genuine run and rejects changed configuration or weights, an inapplicable UCDP theorem is never
+// certified, the Dirichlet input that used to hang finishes, and file-system / number errors are
+// one clear line with exit 2.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sodium.h>
@@ -104,7 +105,8 @@ TEST(TrustE2e, GenuineSignedCertificateVerifies) {
   EXPECT_NE(plain.out.at("authenticity").get<std::string>().find("not checked"), std::string::npos);
 }
 
-// Finding 1 of issue 13, each field separately, the digest recomputed each time.
+// Forged certificates (anyone can recompute the unkeyed digest), each field separately, the
+// digest recomputed each time.
 TEST(TrustE2e, EachForgedFieldIsRejectedByName) {
   struct Case {
     std::string name, expect;  // `expect`: a word the rejection must contain

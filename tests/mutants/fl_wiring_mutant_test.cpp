@@ -1,4 +1,4 @@
-// FL wiring mutants (issue 13 item 9, label `mutants`; docs/mutants.md "FL wiring mutants").
+// FL wiring mutants (label `mutants`; docs/mutants.md "FL wiring mutants").
 //
 // The quantizer catalog (mutant_test.cpp) plants faults in the quantizers; this one plants them
 // in the code that wires the quantizers into a round: roles, pair and client keys, stream

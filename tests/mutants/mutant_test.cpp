@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "dpfl/quant/binary_quantizer.hpp"
-#include "dpfl/quant/cpu_encoders.hpp"
+#include "dpfl/quant/cpu_encoders.hpp"  // internal (dpfl_testing_internals)
 #include "dpfl/ref/coq.hpp"
 #include "dpfl/ref/corbin_fl.hpp"
 #include "dpfl/ref/corbinq.hpp"
@@ -93,7 +93,15 @@ struct RoundCellToNearest : q::NoFaults {
 struct ClipToAlphaRadius : q::NoFaults {
   static constexpr bool kClipToAlphaRadius = true;
 };
-// seed-000 E1 (α sign as printed) is a levels fault, not a policy: MakeBinaryLevelsAlphaAsPrinted.
+// seed-000 E1 (α sign as printed: α = (1+E)/(1−E) = −(E+1)/(E−1)) is a fault of the levels,
+// not of the rules: the production levels with α and 1/(2rα) negated (both exact in IEEE
+// arithmetic), which then run through the production rules unchanged.
+q::BinaryLevels MakeBinaryLevelsAlphaAsPrinted(double eps, double c, double r) {
+  q::BinaryLevels k = q::MakeBinaryLevels(eps, c, r);
+  k.alpha = -k.alpha;
+  k.inv_two_r_alpha = -k.inv_two_r_alpha;
+  return k;
+}
 
 using LevelsFn = q::BinaryLevels (*)(double, double, double);
 
@@ -306,7 +314,7 @@ TEST(MutantCatalog, DecodeZeroOneIsFlaggedAtTheAggregate) {
 }
 TEST(MutantCatalog, AlphaSignAsPrintedIsFlagged) {
   const HarnessResult r =
-      RunAndReport<q::NoFaults>("MakeBinaryLevelsAlphaAsPrinted", "seed-000 E1", &q::MakeBinaryLevelsAlphaAsPrinted);
+      RunAndReport<q::NoFaults>("MakeBinaryLevelsAlphaAsPrinted", "seed-000 E1", &MakeBinaryLevelsAlphaAsPrinted);
   EXPECT_TRUE(r.Rejected(Kind::kLdpqMarginal));
 }
 TEST(MutantCatalog, DropTieCoinIsFlagged) {

@@ -1,4 +1,4 @@
-// RapidCheck properties of the accounting reference (issue 3). Inputs are exact rationals built
+// RapidCheck properties of the accounting reference (docs/accounting.md). Inputs are exact rationals built
 // from integer pairs; every comparison is on rigorous enclosures (a property fails only if the
 // enclosures certainly violate it).
 #include <gtest/gtest.h>

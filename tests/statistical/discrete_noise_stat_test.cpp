@@ -1,7 +1,7 @@
 // Statistical tests of the exact discrete Laplace/Gaussian samplers (production,
 // dpfl/fl/discrete_noise.hpp) against the reference's exact pmfs (dpfl/ref/discrete_noise.hpp),
-// planted mutants, and the gaussian/laplace EncodeClient grid (issue 13 item 10). Label
-// `statistical`.
+// planted mutants, and the gaussian/laplace EncodeClient grid (docs/production.md "Exact noise for
+// the Gaussian and Laplace baselines"). Label `statistical`.
 //
 // DESIGN.md "Statistical testing conventions":
 //  * Oracle: cell probabilities P(a ≤ Z ≤ b) enclosed by the reference (MPFI), converted to double

@@ -1,4 +1,4 @@
-// End-to-end statistical tests of the FL mechanism layer (issue 13 item 9, label `statistical`):
+// End-to-end statistical tests of the FL mechanism layer (label `statistical`; docs/mutants.md):
 // the messages of REAL rounds — DeriveClientKeys, Announce, BeginRound, SlotFor, EncodeClient,
 // ServerAggregate, exactly as production/src/fl/training.cpp calls them — against the exact
 // reference (dpfl::ref: CorBinQ, CoQ-FL, LDPQ, R7). The suite lives in

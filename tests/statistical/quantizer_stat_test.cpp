@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/binary_rules.hpp"  // internal (dpfl_testing_internals)
 #include "dpfl/ref/coq.hpp"
 #include "dpfl/ref/corbin_fl.hpp"
 #include "dpfl/ref/corbinq.hpp"

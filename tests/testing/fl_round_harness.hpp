@@ -1,4 +1,4 @@
-// End-to-end checks of the FL mechanism layer (issue 13 item 9): real rounds run through the
+// End-to-end checks of the FL mechanism layer (docs/mutants.md): real rounds run through the
 // public dpfl_fl API exactly as production/src/fl/training.cpp runs them (DeriveClientKeys,
 // Announce, BeginRound, SlotFor, EncodeClient, ServerAggregate), judged against the exact
 // reference (dpfl::ref) and against the documented key and stream-address layout.
@@ -49,7 +49,7 @@
 #include "dpfl/fl/mechanisms.hpp"
 #include "dpfl/fl/protocol.hpp"
 #include "dpfl/fl/stream_util.hpp"
-#include "dpfl/quant/binary_element.hpp"
+#include "dpfl/quant/binary_rules.hpp"  // internal (dpfl_testing_internals)
 #include "dpfl/quant/binary_quantizer.hpp"
 #include "dpfl/ref/coq.hpp"
 #include "dpfl/ref/corbin_fl.hpp"

@@ -1,5 +1,4 @@
-// Test-only selector of the FL wiring mutants (issue 13 item 9, docs/mutants.md "FL wiring
-// mutants").
+// Test-only selector of the FL wiring mutants (docs/mutants.md "FL wiring mutants").
 //
 // The FL layer (production/src/fl/mechanisms.cpp, protocol.cpp) holds a few one-line guarded
 // blocks `#ifdef DPFL_FL_WIRING_MUTANTS … #endif` that read the selector below. The production

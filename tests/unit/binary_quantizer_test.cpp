@@ -7,6 +7,7 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/binary_rules.hpp"  // internal (dpfl_testing_internals)
 
 namespace dpfl::quant {
 namespace {

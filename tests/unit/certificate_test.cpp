@@ -1,4 +1,4 @@
-// dpfl_certify without LibTorch (so also under ASan+UBSan; issue 13): operator keys and
+// dpfl_certify without LibTorch (so also under ASan+UBSan; docs/training.md "Certificate"): operator keys and
 // signatures, the guarantee schema with an inapplicable theorem never summed, the configuration
 // mapping, and the verifier's typed access to untrusted JSON.
 #include <gtest/gtest.h>
@@ -71,8 +71,8 @@ const json* FindNotion(const json& privacy, const std::string& word) {
   return nullptr;
 }
 
-// Issue 13 item 2: at 10 clients Thm 3's preconditions fail; the guarantee does not apply, has
-// no number, and no total exists.
+// A theorem whose preconditions fail is no guarantee: at 10 clients Thm 3's preconditions fail;
+// the guarantee does not apply, has no number, and no total exists.
 TEST(CertificatePrivacy, InapplicableTheoremIsNotAGuarantee) {
   const json privacy = certify::ComputePrivacy(Configuration("augcorbin-fl", 10), Ranges(2));
   for (const auto& r : privacy.at("rounds")) EXPECT_FALSE(r.at("ucdp").at("corrected").at("precondition_holds").get<bool>());
@@ -83,7 +83,8 @@ TEST(CertificatePrivacy, InapplicableTheoremIsNotAGuarantee) {
   EXPECT_FALSE(privacy.contains("composition"));
 }
 
-// Item 3: per parameter and whole update, one round and all rounds, as enclosures.
+// Every notion side by side (DESIGN.md "Certificate (v2)"): per parameter and whole update, one
+// round and all rounds, as enclosures.
 TEST(CertificatePrivacy, GuaranteesScaleWithParametersAndRounds) {
   const json privacy = certify::ComputePrivacy(Configuration("ldp-fl", 4), Ranges(2));
   const auto& g = privacy.at("guarantees");
@@ -183,7 +184,7 @@ json HandMadeCertificate(const json& cfg, int rounds) {
                                    std::nullopt);
 }
 
-// What a forger does (issue 13 item 1): edit, then recompute the unkeyed digest.
+// What a forger does (docs/training.md "Threat model"): edit, then recompute the unkeyed digest.
 json Redigest(json cert) {
   cert.erase("digest");
   const std::string text = cert.dump();

@@ -1,4 +1,4 @@
-// Data loaders and splits (issue 6): tiny generated IDX / CIFAR files, gzip, corrupt input.
+// Data loaders and splits (docs/training.md "Data"): tiny generated IDX / CIFAR files, gzip, corrupt input.
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -114,7 +114,7 @@ TEST(Idx, MissingFile) {
   EXPECT_THROW(data::LoadMnistDirectory("/nonexistent/dpfl"), InvalidArgument);
 }
 
-// Issue 13 item 5 (fuzz/README.md, fuzz_idx_loader): the bytes-level gzip and pairing functions.
+// Parsers of untrusted bytes (fuzz/README.md, fuzz_idx_loader): the bytes-level gzip and pairing functions.
 std::vector<std::uint8_t> GzipBytes(const std::vector<std::uint8_t>& bytes) {
   const std::string path = TempPath("member.gz");
   WriteGzip(path, bytes);

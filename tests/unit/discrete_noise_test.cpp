@@ -1,4 +1,4 @@
-// Exact noise for the gaussian/laplace baselines (issue 13 item 10).
+// Exact noise for the gaussian/laplace baselines (docs/production.md, docs/reference.md).
 //
 //  * Reference (dpfl/ref/discrete_noise.hpp): the pmfs sum to 1; the closed-form discrete Laplace
 //    normaliser and variance agree with direct sums with geometric tail bounds; the discrete

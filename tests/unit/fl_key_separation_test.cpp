@@ -1,8 +1,8 @@
-// Key separation in the FL protocol (issue 13 item 9, label `unit`): what the partner, the
-// server, and both together can and cannot recompute, on the messages of real rounds
-// (tests/testing/fl_round_harness.hpp: augcorbin-fl, n = 10, γ = 0.2, d = 3, dropout 0.2, rounds
-// 0–2, three layers, so planned solo clients, lone dropout survivors and pairs all occur). The
-// checks are exact (no statistics): each returns a verdict and a one-line account, which is
+// Key separation in the FL protocol (label `unit`; docs/training.md "Threat model"): what the
+// partner, the server, and both together can and cannot recompute, on the messages of real
+// rounds (tests/testing/fl_round_harness.hpp: augcorbin-fl, n = 10, γ = 0.2, d = 3, dropout 0.2,
+// rounds 0–2, three layers, so planned solo clients, lone dropout survivors and pairs all occur).
+// The checks are exact (no statistics): each returns a verdict and a one-line account, which is
 // printed. tests/mutants/fl_wiring_mutant_test.cpp runs the same checks with each FL wiring
 // mutant planted (docs/mutants.md "FL wiring mutants").
 //

@@ -1,5 +1,6 @@
-// FL protocol and mechanisms on flat vectors (issue 6): the server's view holds public keys,
-// the pairing, presence and the quantized bits only; mechanisms validate and aggregate.
+// FL protocol and mechanisms on flat vectors (docs/training.md "One round"): the server's view
+// holds public keys, the pairing, presence and the quantized bits only; mechanisms validate and
+// aggregate.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -119,9 +120,10 @@ TEST(Protocol, DropoutSurvivorRunsLdpqAndAbsentClientHasNoSlot) {
   EXPECT_TRUE(saw_lone_survivor);
 }
 
-// Issue 13 item 8: a malicious server that substitutes its own X25519 key for a client's (to sit
-// between the two clients of a pair and learn their shared bits) is refused by the partner, and
-// so are announcements replayed from another round or another client. The honest relay works.
+// Threat model (docs/training.md): a malicious server that substitutes its own X25519 key for a
+// client's (to sit between the two clients of a pair and learn their shared bits) is refused by
+// the partner, and so are announcements replayed from another round or another client. The
+// honest relay works.
 TEST(Protocol, PartnerRefusesSubstitutedOrReplayedKeys) {
   constexpr std::uint32_t kN = 4, kRound = 3;
   MechanismConfig cfg;

@@ -16,16 +16,15 @@
 #include "dpfl/format.hpp"
 
 namespace dpfl::quant {
-namespace {
 
-BinaryLevels Levels(double eps, double c, double r, bool alpha_as_printed) {
+BinaryLevels MakeBinaryLevels(double eps, double c, double r) {
   if (!std::isfinite(eps) || !(eps > 0))
     throw InvalidArgument("eps", "privacy budget must be finite and > 0, got " + ShortestDouble(eps));
   if (!std::isfinite(c)) throw InvalidArgument("c", "center must be finite, got " + ShortestDouble(c));
   if (!std::isfinite(r) || !(r > 0))
     throw InvalidArgument("r", "radius must be finite and > 0, got " + ShortestDouble(r));
   const double e = std::exp(eps);
-  double alpha = (e + 1.0) / (e - 1.0);  // seed-000 Alg. 1 l.1
+  const double alpha = (e + 1.0) / (e - 1.0);  // seed-000 Alg. 1 l.1
   if (!std::isfinite(alpha) || !(alpha > 1.0))
     throw InvalidArgument("eps", "alpha(eps) = (e^eps+1)/(e^eps-1) must be > 1 in double precision; eps = " +
                                      ShortestDouble(eps) + " is too large");
@@ -39,21 +38,15 @@ BinaryLevels Levels(double eps, double c, double r, bool alpha_as_printed) {
   constexpr double kFloatMax = 3.4028234663852886e38;
   if (!(std::fabs(c) + r * alpha <= kFloatMax))
     throw InvalidArgument("c", "levels c +- r*alpha must lie within the float range (|c| + r*alpha <= 3.4e38)");
-  if (alpha_as_printed) alpha = -alpha;  // seed-000 E1 mutant only
   BinaryLevels k{};
   k.c = c;
   k.r = r;
   k.alpha = alpha;
-  k.inv_two_r_alpha = 1.0 / (2.0 * r * alpha);  // = ±inv (sign follows α)
+  k.inv_two_r_alpha = inv;
   k.lo = c - r;
   k.hi = c + r;
   return k;
 }
-
-}  // namespace
-
-BinaryLevels MakeBinaryLevels(double eps, double c, double r) { return Levels(eps, c, r, false); }
-BinaryLevels MakeBinaryLevelsAlphaAsPrinted(double eps, double c, double r) { return Levels(eps, c, r, true); }
 
 void ValidateOutputSize(std::size_t m, std::size_t packed_words) {
   if (packed_words < PackedWords(m))

@@ -318,7 +318,7 @@ std::vector<std::vector<std::size_t>> DirichletShares(const std::vector<std::int
     for (double& x : g) sum += (x = cur.NextGamma(beta));
     // For a tiny β every Gamma(β) draw can underflow to 0; the proportions are then undefined
     // (0/0). The class then goes to one client drawn uniformly from the same stream, which is
-    // the β → 0 limit of the Dirichlet split (issue 13 item 4: no input may give NaN cut points).
+    // the β → 0 limit of the Dirichlet split (no input may give NaN cut points, or hang).
     if (!(sum > 0) || !std::isfinite(sum)) {
       std::fill(g.begin(), g.end(), 0.0);
       g[cur.Below(n)] = 1.0;

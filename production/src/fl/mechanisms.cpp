@@ -258,7 +258,7 @@ Message EncodeClient(const MechanismConfig& config, std::span<const float> w, co
       break;
   }
   msg.bits.assign(MessageWords(ranges), 0);
-#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (issue 13 item 9, docs/mutants.md)
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (docs/mutants.md, FL wiring mutants)
   if (testing::FlWiringMutantIs(testing::FlWiringMutant::kRoundNotInAddress)) round = 0;
 #endif
   std::size_t word = 0;
@@ -268,7 +268,7 @@ Message EncodeClient(const MechanismConfig& config, std::span<const float> w, co
     const std::span<const float> wl = w.subspan(range.offset, range.size);
     const std::span<std::uint64_t> out(msg.bits.data() + word, quant::PackedWords(range.size));
     quant::StreamContext priv = Ctx(config, DeriveSubKey(client_key, "layer", l), round);
-#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutants (issue 13 item 9, docs/mutants.md)
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutants (docs/mutants.md, FL wiring mutants)
     if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCommonPrivateKey)) priv.key = DeriveSubKey(rng::StreamKey{}, "layer", l);
     if (testing::FlWiringMutantIs(testing::FlWiringMutant::kLayerlessPrivateKey)) priv.key = DeriveSubKey(client_key, "layer", 0);
     if (testing::FlWiringMutantIs(testing::FlWiringMutant::kPrivateCoinsFromPairKey) && slot.role != Role::kSolo)
@@ -281,7 +281,7 @@ Message EncodeClient(const MechanismConfig& config, std::span<const float> w, co
       // server); private tie coins from this client's own layer key, so that not even the
       // partner can recompute them.
       quant::StreamContext shared = Ctx(config, DeriveSubKey(slot.pair_key, "layer", l), round);
-#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (issue 13 item 9, docs/mutants.md)
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (docs/mutants.md, FL wiring mutants)
       if (testing::FlWiringMutantIs(testing::FlWiringMutant::kLayerlessPairKey)) shared.key = slot.pair_key;
 #endif
       const quant::PairRole role = slot.role == Role::kQ1 ? quant::PairRole::kQ1 : quant::PairRole::kQ2;

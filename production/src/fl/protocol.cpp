@@ -124,7 +124,7 @@ ServerView BeginRound(const MechanismConfig& config, std::uint32_t n, std::uint3
   ctx.generator = config.generator;
   ctx.key = DeriveKey(seed, "server");
   ctx.round = round;
-#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (issue 13 item 9, docs/mutants.md)
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (docs/mutants.md, FL wiring mutants)
   if (testing::FlWiringMutantIs(testing::FlWiringMutant::kPairingNotPerRound)) ctx.round = 0;
 #endif
   ServerView view;
@@ -149,7 +149,7 @@ ClientSlot SlotFor(const ServerView& view, std::uint32_t client, const ClientKey
     const std::uint32_t partner = client == q1 ? q2 : q1;
     if (!view.present[partner]) return slot;  // seed-000 §3.5: the survivor runs LDPQ
     slot.role = client == q1 ? Role::kQ1 : Role::kQ2;
-#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutants (issue 13 item 9, docs/mutants.md)
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutants (docs/mutants.md, FL wiring mutants)
     if (testing::FlWiringMutantIs(testing::FlWiringMutant::kBothRolesQ1)) slot.role = Role::kQ1;
     if (testing::FlWiringMutantIs(testing::FlWiringMutant::kRolesSwapped)) slot.role = client == q1 ? Role::kQ2 : Role::kQ1;
 #endif
@@ -160,7 +160,7 @@ ClientSlot SlotFor(const ServerView& view, std::uint32_t client, const ClientKey
                                   std::to_string(partner) + " in round " + std::to_string(view.round + 1) +
                                   ": its Ed25519 signature does not verify (substituted or replayed by the server?)");
     slot.pair_key = PairKey(keys, theirs.public_key, client == q1);
-#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (issue 13 item 9, docs/mutants.md)
+#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (docs/mutants.md, FL wiring mutants)
     if (testing::FlWiringMutantIs(testing::FlWiringMutant::kPairKeyRoleOrder)) slot.pair_key = PairKey(keys, theirs.public_key, true);
 #endif
     return slot;
@@ -173,7 +173,7 @@ std::vector<float> ServerAggregate(const MechanismConfig& config, const ServerVi
   for (const Message& msg : view.messages)
     if (msg.client >= view.present.size() || !view.present[msg.client])
       throw InvalidArgument("messages", "message from absent client " + std::to_string(msg.client));
-#ifdef DPFL_FL_WIRING_MUTANTS  // wiring mutant (issue 13 item 9, docs/mutants.md): Alg. 3 l.23 as printed, 1/n (E31)
+#ifdef DPFL_FL_WIRING_MUTANTS  // FL wiring mutant (docs/mutants.md): Alg. 3 l.23 as printed, 1/n (E31)
   if (testing::FlWiringMutantIs(testing::FlWiringMutant::kDivideByN)) {
     std::vector<float> mean = Aggregate(config, view.messages, ranges, m);
     for (float& v : mean) v = static_cast<float>(static_cast<double>(v) * view.messages.size() / view.present.size());

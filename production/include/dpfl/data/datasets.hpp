@@ -1,4 +1,4 @@
-// Data sets and client splits for the FL loop (issue 6; seed-000 §5 "Common setup", §V-2).
+// Data sets and client splits for the FL loop (docs/training.md "Data"; seed-000 §5 "Common setup", §V-2).
 //
 //  * IDX (MNIST / Fashion-MNIST format; LeCun's spec): big-endian magic 0x0000 08 NN (type
 //    0x08 = unsigned byte, NN = number of dimensions), NN big-endian uint32 sizes, then the

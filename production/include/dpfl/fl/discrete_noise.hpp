@@ -1,7 +1,7 @@
 // Exact samplers of the discrete Laplace and discrete Gaussian laws on the integers, driven by
-// the counter-based streams (issue 13 item 10: continuous noise sampled in floating point leaks
-// through its low-order bits, Mironov 2012, "On significance of the least significant bits for
-// differential privacy").
+// the counter-based streams (docs/production.md "Exact noise for the Gaussian and Laplace
+// baselines": continuous noise sampled in floating point leaks through its low-order bits,
+// Mironov 2012, "On significance of the least significant bits for differential privacy").
 //
 // Laws (Canonne, Kamath & Steinke 2020, "The Discrete Gaussian for Differential Privacy",
 // NeurIPS; CKS below), for rational parameters:

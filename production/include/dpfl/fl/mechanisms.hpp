@@ -1,5 +1,5 @@
 // Privacy mechanisms of the FL loop on flat float vectors: one interface (client encode →
-// message; server aggregate → mean) for every mechanism of seed 000 §5 (issue 6).
+// message; server aggregate → mean) for every mechanism of seed 000 §5 (docs/training.md "Mechanisms").
 //
 // A model is a flat vector of m floats cut into layers; each layer has its own (c, r) broadcast
 // by the server (seed-000 §3.6) and every client clips to [c − r, c + r] before encoding.
@@ -82,7 +82,7 @@ double AnalyticGaussianSigma(double eps, double delta, double sensitivity);
 // t = N/ε_p grid units of g = 2r/N, i.e. t·g = LaplaceScale(ε_p, 2r) in value units.
 double LaplaceScale(double eps, double sensitivity);
 
-// ---- Exact noise of the gaussian and laplace mechanisms (issue 13 item 10) -----------------
+// ---- Exact noise of the gaussian and laplace mechanisms ------------------------------------
 // docs/production.md "Exact noise for the Gaussian and Laplace baselines". A layer's clipped
 // coordinate x ∈ [c − r, c + r] is put on the grid c − r + k·g, k ∈ {0, …, N}, g = 2r/N (nearest
 // point, computed in double and clamped to [0, N], so |k − k'| ≤ N for any two inputs whatever

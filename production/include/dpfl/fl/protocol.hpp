@@ -1,8 +1,8 @@
 // One FL round's protocol between the server and the clients (seed-000 §3.3 Alg. 3 l.1–3,
-// l.21–23; DESIGN.md "Randomness and exact decisions"; issue 6 "Protocol").
+// l.21–23; DESIGN.md "Randomness and exact decisions"; docs/training.md "One round").
 //
 //  * Keys: client i has a long-term Ed25519 identity key pair (libsodium crypto_sign), an
-//    X25519 key pair and a private-coin stream key. Two key policies (issue 13 item 8):
+//    X25519 key pair and a private-coin stream key. Two key policies (docs/training.md "Threat model"):
 //    - simulated (DeriveClientKeys): all three derived from the run seed with BLAKE2b, so runs
 //      are reproducible, resumable and replayable. Anyone who knows the seed (it is in the
 //      certificate) can recompute every key: this protects nothing against a real adversary.

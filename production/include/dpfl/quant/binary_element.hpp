@@ -1,8 +1,12 @@
-// Per-element math of the binary quantizers (LDPQ, CorBinQ, CoQ-FL), host and device.
+// What the binary quantizers (LDPQ, CorBinQ, CoQ-FL) implement, element by element, host and
+// device: the validated per-layer constants, the exact thresholds, and the layout of the
+// decision uniforms. The per-element decision rules built from these live in the library's
+// internal header dpfl/quant/binary_rules.hpp (production/internal/, not installed).
 //
 // Exact decisions (DESIGN.md "Randomness and exact decisions"): for a "+" probability q the
 // threshold T = ⌊q·2^64⌋ is computed once per parameter, a 64-bit uniform V is drawn, and the
-// output is "+" iff V < T. The implemented probability is exactly T/2^64.
+// output is "+" iff V < T. The implemented probability is exactly T/2^64, so the certificate
+// states the ε the thresholds implement (production/certify/privacy_ledger.cpp).
 //
 // CorBinQ (seed-000 §3.2, per-client form [DERIVED]) in one comparison: V = (top d bits of the
 // pair's shared uniform) ‖ (top 64−d bits of the client's private uniform). Its top d bits are the
@@ -14,10 +18,6 @@
 // V' < ⌊(1−q2)·2^64⌋, V' built from the same shared uniform and the partner's private one.
 // CoQ-FL with p_x = 1/2 (seed-001 §3.6, MSB-first ConvertToInteger) is the same pair of rules:
 // Alice (UP = +1) = Q1 role, Bob (UP = −1) = Q2 role.
-//
-// `Faults` is a compile-time policy that is all-false in production (NoFaults). The planted
-// mutants of tests/mutants instantiate these functions with a faulty policy, so the harness is
-// proven to catch faults in *this* code, not in a copy of it.
 #pragma once
 
 #include <cstdint>
@@ -26,24 +26,11 @@
 
 namespace dpfl::quant {
 
-struct NoFaults {
-  static constexpr bool kAlphaSignAsPrinted = false;   // seed-000 E1: α = (1+E)/(1−E) < 0
-  static constexpr bool kClipToAlphaRadius = false;    // clip to [c − rα, c + rα] instead of [c − r, c + r]
-  static constexpr int kQ1CellOffset = 0;              // threshold moved by whole cells (2^(64−d) units)
-  static constexpr bool kProbListOffByOne = false;     // seed-001 E1: Alice's marginal P − 2^−d
-  static constexpr bool kDropTieCoin = false;          // private bits of V forced to 0
-  static constexpr bool kRoundCellToNearest = false;   // cell index round(2^d q) instead of ⌊2^d q⌋
-  static constexpr bool kBothRolesQ1 = false;          // partner roles not reversed
-  static constexpr bool kReuseSharedBits = false;      // parameter 0's shared bits used for every parameter
-  static constexpr bool kLine14AsPrinted = false;      // seed-000 E3 (needs the partner's threshold)
-  static constexpr bool kDecodeZeroOne = false;        // U ∈ {0,1}: levels {c, c + rα}
-};
-
-// Per-layer constants, computed once on the host from validated parameters.
+// Per-layer constants, computed once on the host from validated parameters (MakeBinaryLevels).
 struct BinaryLevels {
   double c;                // center
   double r;                // radius > 0
-  double alpha;            // α = (e^ε+1)/(e^ε−1) > 1 (or −α under kAlphaSignAsPrinted)
+  double alpha;            // α = (e^ε+1)/(e^ε−1) > 1
   double inv_two_r_alpha;  // 1/(2rα)
   double lo, hi;           // clipping range [c − r, c + r]
 };
@@ -57,24 +44,14 @@ DPFL_HD std::uint64_t ProbabilityToThreshold(double q) {
   return static_cast<std::uint64_t>(q * 18446744073709551616.0);  // 2^64
 }
 
-template <class Faults = NoFaults>
-DPFL_HD double ClipWeight(double w, const BinaryLevels& k) {
-  double lo = k.lo, hi = k.hi;
-  if (Faults::kClipToAlphaRadius) {
-    const double ra = k.r * (k.alpha < 0 ? -k.alpha : k.alpha);
-    lo = k.c - ra;
-    hi = k.c + ra;
-  }
-  return w < lo ? lo : (w > hi ? hi : w);
-}
+// Finite w clipped to [c − r, c + r] (seed-000 footnote 2, seed-001 E12).
+DPFL_HD double ClipWeight(double w, const BinaryLevels& k) { return w < k.lo ? k.lo : (w > k.hi ? k.hi : w); }
 
 // T+ = ⌊q(w)·2^64⌋, q(w) = 1/2 + (w − c)/(2rα) (Alg. 1 l.2), w already clipped.
-template <class Faults = NoFaults>
 DPFL_HD std::uint64_t PlusThreshold(double w, const BinaryLevels& k) {
   return ProbabilityToThreshold(0.5 + (w - k.c) * k.inv_two_r_alpha);
 }
 // T− = ⌊(1 − q(w))·2^64⌋, computed as 1/2 − (w − c)/(2rα) (no cancellation in 1 − q).
-template <class Faults = NoFaults>
 DPFL_HD std::uint64_t MinusThreshold(double w, const BinaryLevels& k) {
   return ProbabilityToThreshold(0.5 - (w - k.c) * k.inv_two_r_alpha);
 }
@@ -104,71 +81,10 @@ DPFL_HD int RoleHeadUnknownBits(int d) {
 }
 
 // V = top d bits of `shared` ‖ top 64 − d bits of `priv`, 0 ≤ d ≤ 62.
-template <class Faults = NoFaults>
 DPFL_HD std::uint64_t MergeSharedPrivate(std::uint64_t shared, std::uint64_t priv, int d) {
-  if (Faults::kDropTieCoin) priv = 0;
   if (d == 0) return priv;
   const std::uint64_t high_mask = ~std::uint64_t{0} << (64 - d);
   return (shared & high_mask) | (priv >> d);
-}
-
-// "+" iff V < T. (A "V ≤ T" fault changes the law only with probability 2^−64 per draw, so no
-// statistical test can see it; it is not part of the mutant catalog: docs/mutants.md.)
-template <class Faults = NoFaults>
-DPFL_HD bool Below(std::uint64_t v, std::uint64_t t) {
-  return v < t;
-}
-
-// kRoundCellToNearest mutant only (the classic float bug t = round(2^d q) instead of ⌊2^d q⌋):
-// with T = t·2^(64−d) + ⌊f·2^(64−d)⌋, f ≥ 1/2 moves the cell to t + 1 and leaves the tie
-// probability 2^d q − (t + 1) < 0, i.e. the threshold becomes (t + 1)·2^(64−d) (saturated);
-// f < 1/2 keeps T. The identity when the fault is off.
-template <class Faults = NoFaults>
-DPFL_HD std::uint64_t RoundCellFault(std::uint64_t t, int d) {
-  if (!Faults::kRoundCellToNearest) return t;
-  if (d == 0) return t < (std::uint64_t{1} << 63) ? t : ~std::uint64_t{0};
-  const std::uint64_t cell = std::uint64_t{1} << (64 - d);
-  const std::uint64_t frac = t & (cell - 1);
-  if (frac < (cell >> 1)) return t;
-  const std::uint64_t start = t - frac;
-  return start > ~std::uint64_t{0} - cell ? ~std::uint64_t{0} : start + cell;
-}
-
-// Moves a threshold by `cells` whole cells of 2^(64−d), saturating at 0 and 2^64 − 1.
-DPFL_HD std::uint64_t ShiftThresholdByCells(std::uint64_t t, int cells, int d) {
-  if (cells == 0) return t;
-  const std::uint64_t cell = d == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (64 - d));
-  if (cells < 0) return t < cell ? 0 : t - cell;
-  return t > ~std::uint64_t{0} - cell ? ~std::uint64_t{0} : t + cell;
-}
-
-// LDPQ (Alg. 1): bit 1 = "+" level c + rα.
-template <class Faults = NoFaults>
-DPFL_HD bool LdpqBit(double w, std::uint64_t priv, const BinaryLevels& k) {
-  return Below<Faults>(priv, PlusThreshold<Faults>(ClipWeight<Faults>(w, k), k));
-}
-
-// CorBinQ Q1 role / CoQ-FL Alice: bit 1 = "+".
-template <class Faults = NoFaults>
-DPFL_HD bool Q1RoleBit(double w, std::uint64_t shared, std::uint64_t priv, int d, const BinaryLevels& k) {
-  std::uint64_t t = RoundCellFault<Faults>(PlusThreshold<Faults>(ClipWeight<Faults>(w, k), k), d);
-  t = ShiftThresholdByCells(t, Faults::kQ1CellOffset - (Faults::kProbListOffByOne ? 1 : 0), d);
-  return Below<Faults>(MergeSharedPrivate<Faults>(shared, priv, d), t);
-}
-
-// CorBinQ Q2 role / CoQ-FL Bob: bit 1 = "+" (the rule decides "−" iff V' < T−).
-template <class Faults = NoFaults>
-DPFL_HD bool Q2RoleBit(double w, std::uint64_t shared, std::uint64_t priv, int d, const BinaryLevels& k) {
-  if (Faults::kBothRolesQ1) return Q1RoleBit<Faults>(w, shared, priv, d, k);
-  const std::uint64_t t = RoundCellFault<Faults>(MinusThreshold<Faults>(ClipWeight<Faults>(w, k), k), d);
-  return !Below<Faults>(MergeSharedPrivate<Faults>(shared, priv, d), t);
-}
-
-// Decoded value of one bit: c + U·rα, U = ±1 (seed-000 §3.0) — U ∈ {0, 1} is a planted mutant.
-template <class Faults = NoFaults>
-DPFL_HD double DecodeBit(bool plus, const BinaryLevels& k) {
-  const double u = Faults::kDecodeZeroOne ? (plus ? 1.0 : 0.0) : (plus ? 1.0 : -1.0);
-  return k.c + u * k.r * k.alpha;
 }
 
 }  // namespace dpfl::quant

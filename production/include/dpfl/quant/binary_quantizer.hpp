@@ -28,8 +28,6 @@ namespace dpfl::quant {
 
 // Validated per-layer constants. seed-000 §3.1 Alg. 1 l.1: α = (e^ε+1)/(e^ε−1).
 BinaryLevels MakeBinaryLevels(double eps, double c, double r);
-// Same with a faulty α sign (seed-000 E1) for the mutant catalog only.
-BinaryLevels MakeBinaryLevelsAlphaAsPrinted(double eps, double c, double r);
 
 inline std::size_t PackedWords(std::size_t m) { return (m + 63) / 64; }
 

@@ -1,6 +1,7 @@
 // Numbers in error messages and reports: the shortest decimal that reads back as the same
 // double (std::to_chars without a precision), so that `--eps 1e308` is echoed as "1e+308", not
-// as a 309-digit integer, and `--r 1e-320` as "1e-320", not as "0.000000" (issue 13 item 6).
+// as a 309-digit integer, and `--r 1e-320` as "1e-320", not as "0.000000" (bad input is one
+// short error line: docs/reference.md "Exit codes").
 #pragma once
 
 #include <charconv>

@@ -1,6 +1,6 @@
 // dpfl::ref — the discrete Laplace and discrete Gaussian laws on ℤ: pmfs, tails and privacy,
-// as rigorous MPFI enclosures (issue 13 item 10; the oracle of production/…/discrete_noise.hpp,
-// written independently of it).
+// as rigorous MPFI enclosures (the oracle of the exact noise of the gaussian/laplace baselines,
+// production/…/discrete_noise.hpp, written independently of it).
 //
 // Laws (Canonne, Kamath & Steinke 2020, "The Discrete Gaussian for Differential Privacy"; CKS):
 //   L_Z(t):      P(z) = e^{−|z|/t} / C_L,   C_L = Σ_{z∈ℤ} e^{−|z|/t},       t > 0 rational

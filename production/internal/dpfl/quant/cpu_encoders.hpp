@@ -1,6 +1,10 @@
-// CPU encoding loops of the binary quantizers, templated on the fault policy (binary_element.hpp).
-// Production instantiates NoFaults (src/cpu/binary_quantizer.cpp); tests/mutants instantiate
-// planted faults, so the mutant catalog exercises these loops, stream addressing included.
+// INTERNAL to the dpfl libraries and their tests; not installed. Use only for testing outside
+// production/src and production/cuda.
+//
+// The scalar CPU encoding loops of the binary quantizers, templated on the fault policy of
+// binary_rules.hpp. Production instantiates NoFaults (src/cpu/binary_quantizer.cpp, and the SIMD
+// path's unaligned ends in src/cpu/fast_encoders.cpp); tests/mutants instantiate planted faults,
+// so the mutant catalog exercises these loops, stream addressing included.
 //
 // Work layout: one packed word = 64 parameters = 2 head blocks (1 with 8-bit heads) + 8 tail
 // blocks of ChaCha20 (Philox: 8 (4) + 32) per stream; words are split into contiguous ranges
@@ -17,6 +21,7 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/binary_rules.hpp"
 
 namespace dpfl::quant::detail {
 
@@ -172,9 +177,9 @@ void EncodeCorBinQT(const BinaryLevels& levels, std::span<const float> w, int d,
 template <class Faults>
 bool Q2RoleBitLine14AsPrinted(double w2, double w1, std::uint64_t shared, std::uint64_t priv, int d,
                               const BinaryLevels& k) {
-  const std::uint64_t t_minus = MinusThreshold<Faults>(ClipWeight<Faults>(w2, k), k);
-  const std::uint64_t t_plus_partner = PlusThreshold<Faults>(ClipWeight<Faults>(w1, k), k);
-  const std::uint64_t v = MergeSharedPrivate<Faults>(shared, priv, d);
+  const std::uint64_t t_minus = MinusThreshold(ClipWeightRule<Faults>(w2, k), k);
+  const std::uint64_t t_plus_partner = PlusThreshold(ClipWeightRule<Faults>(w1, k), k);
+  const std::uint64_t v = MergeRule<Faults>(shared, priv, d);
   if (d == 0) return !(v < t_minus);  // no shared bits: every comparison is a tie
   const int low_bits = 64 - d;
   const std::uint64_t z = v >> low_bits, t2 = t_minus >> low_bits, t1 = t_plus_partner >> low_bits;
