@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The README's main job: a default certified federated training on Fashion-MNIST (issue 6).
+# The README's main job: a default certified federated training on Fashion-MNIST.
 # Installs deps, builds dpfl, trains vanilla FL, CorBin-FL and LDP-FL with the same data, model,
 # seed, rounds and per-parameter per-round budget eps_p, verifies the two certificates with the
-# reference, and prints the final test accuracies next to each other plus where the outputs are.
+# reference, draws one picture of the three runs' accuracy per round side by side
+# (`dpfl plot compare`), and prints the final test accuracies next to each other plus where the
+# outputs are.
 # Its wall time, measured with the commit it was measured at, is in docs/results.md.
 #
 # Environment: EPS (default 1), OUT (default out/run), ROUNDS (default 8), SEED (default 1),
@@ -60,6 +62,8 @@ for m in corbin-fl ldp-fl; do
   echo "$m certificate: $(field certificate "$OUT/$m.json")"
 done
 for m in vanilla corbin-fl ldp-fl; do
-  echo "$m plots:     $(cd "$OUT/$m" && ls -- *.png 2>/dev/null | sed "s|^|$OUT/$m/|" | tr '\n' ' ')"
   echo "$m metrics:   $(field metrics "$OUT/$m.json")"
 done
+"$DPFL" plot compare "$OUT/vanilla" "$OUT/corbin-fl" "$OUT/ldp-fl" --out "$OUT/accuracy_compare.png" >"$OUT/compare.json"
+echo
+echo "accuracy per round, the three mechanisms side by side: $(field plot "$OUT/compare.json")"

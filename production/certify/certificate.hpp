@@ -114,6 +114,24 @@ bool VerifySignature(const std::string& bytes, const std::string& signature_text
                      const std::array<std::uint8_t, 32>& public_key);
 std::string Hex(const std::uint8_t* bytes, std::size_t n);
 
+// certificate.json's bytes as JSON, refusing what is not JSON or nested deeper than
+// kMaxCertificateDepth (InvalidArgument(argument, …) naming `name`).
+nlohmann::json ParseCertificateText(const std::string& bytes, const std::string& name, const std::string& argument);
+
+// Authenticity of a certificate: the detached Ed25519 signature over its exact bytes.
+//  * public_key given: "signed" if the certificate says it is signed, names that key, the
+//    signature exists (signature_text) and verifies; otherwise "rejected" with the reason in
+//    `problems`.
+//  * no public key: "signed, not checked (no --public-key): integrity only" or "unsigned", as
+//    the certificate claims; nothing is rejected (a claim without a key proves nothing).
+struct Authenticity {
+  std::string status;
+  std::vector<std::string> problems, checked;
+};
+Authenticity CheckAuthenticity(const std::string& certificate_bytes, const nlohmann::json& certificate,
+                               const std::optional<std::string>& signature_text, const std::string& signature_name,
+                               const std::optional<std::array<std::uint8_t, 32>>& public_key);
+
 std::string HexDouble(double x);
 double ParseHexDouble(const std::string& s);
 

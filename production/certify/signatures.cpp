@@ -90,4 +90,46 @@ bool VerifySignature(const std::string& bytes, const std::string& signature_text
                                      public_key.data()) == 0;
 }
 
+nlohmann::json ParseCertificateText(const std::string& bytes, const std::string& name, const std::string& argument) {
+  nlohmann::json cert;
+  try {
+    cert = nlohmann::json::parse(bytes);
+  } catch (const std::exception&) {
+    throw InvalidArgument(argument, "'" + name + "' is not valid JSON");
+  }
+  if (JsonDepth(cert) > kMaxCertificateDepth)
+    throw InvalidArgument(argument, "'" + name + "' is nested deeper than " + std::to_string(kMaxCertificateDepth) +
+                                        " levels: not a dpfl certificate");
+  return cert;
+}
+
+Authenticity CheckAuthenticity(const std::string& certificate_bytes, const nlohmann::json& cert,
+                               const std::optional<std::string>& signature_text, const std::string& signature_name,
+                               const std::optional<std::array<std::uint8_t, 32>>& public_key) {
+  Authenticity out;
+  const bool claims_signed = cert.is_object() && cert.contains("authenticity") && cert["authenticity"].is_object() &&
+                             cert["authenticity"].value("signed", false) == true;
+  if (!public_key) {
+    out.status = claims_signed ? "signed, not checked (no --public-key): integrity only" : "unsigned";
+    return out;
+  }
+  const std::string hex = Hex(public_key->data(), public_key->size());
+  if (!claims_signed) {
+    out.problems.push_back("--public-key was given but the certificate says it is unsigned");
+  } else if (!signature_text) {
+    out.problems.push_back("no signature file '" + signature_name + "' beside the certificate");
+  } else if (cert["authenticity"].value("public_key", std::string()) != hex) {
+    out.problems.push_back("the certificate names signing key " +
+                           cert["authenticity"].value("public_key", std::string("?")) + ", not the --public-key " + hex);
+  } else if (!VerifySignature(certificate_bytes, *signature_text, *public_key)) {
+    out.problems.push_back("the Ed25519 signature does not verify: certificate.json was changed after it was signed");
+  } else {
+    out.status = "signed";
+    out.checked.push_back("Ed25519 signature of certificate.json under --public-key");
+    return out;
+  }
+  out.status = "rejected";
+  return out;
+}
+
 }  // namespace dpfl::certify

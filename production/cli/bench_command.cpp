@@ -18,6 +18,7 @@
 #include "dpfl/fl/trainer.hpp"
 #include "dpfl/fl/training.hpp"
 #include "dpfl/quant/fast_encoders.hpp"
+#include "dpfl/quant/sampling.hpp"
 #if defined(DPFL_HAVE_CUDA)
 #include "dpfl/quant/cuda_quantizer.hpp"
 #endif
@@ -50,7 +51,7 @@ void RegisterRoundsBench(CLI::App& bench, std::vector<Command>& commands) {
   auto args = std::make_shared<Args>();
   app->add_option("--dataset", args->dataset, "synthetic (default) or fashion-mnist");
   app->add_option("--mechanisms", args->mechanisms, "mechanisms compared with vanilla (default corbin-fl ldp-fl)");
-  app->add_option("--max-samples", args->max_samples, "fashion-mnist: first N samples only (0 = all)");
+  app->add_option("--max-samples", args->max_samples, "first N samples only (0 = all)");
   app->add_option("--synthetic-samples", args->synthetic_samples, "synthetic data set size (default 3000)");
   app->add_option("--clients", args->clients, "clients (default 20)");
   app->add_option("--rounds", args->rounds, "rounds per mechanism; the median round is reported (default 3)");
@@ -61,19 +62,10 @@ void RegisterRoundsBench(CLI::App& bench, std::vector<Command>& commands) {
   app->add_flag("--json", args->json, "print JSON only (default: a table on stderr and JSON on stdout)");
   commands.push_back({app, [args]() -> nlohmann::json {
     if (!fl::HaveTorchTrainer()) throw InvalidArgument("bench rounds", "this dpfl was built without LibTorch");
-    data::Dataset all;
-    if (args->dataset == "synthetic") {
-      all = data::MakeSynthetic(args->synthetic_samples, 1);
-    } else if (args->dataset == "fashion-mnist") {
-      all = data::LoadMnistDirectory("/usr/share/datasets/fashion-mnist");
-      if (args->max_samples > 0 && args->max_samples < all.size()) {
-        std::vector<std::size_t> first(args->max_samples);
-        for (std::size_t k = 0; k < first.size(); ++k) first[k] = k;
-        all = all.Subset(first);
-      }
-    } else {
+    if (args->dataset != "synthetic" && args->dataset != "fashion-mnist")
       throw InvalidArgument("--dataset", "must be synthetic or fashion-mnist, got '" + args->dataset + "'");
-    }
+    const data::Dataset all =
+        data::LoadNamedDataset({args->dataset, "", args->max_samples, args->synthetic_samples, 1}).data;
     const data::Split split = data::SplitTrainValidationTest(all, 1);
     const bool temp = args->out.empty();
     const std::filesystem::path root =
@@ -104,8 +96,6 @@ void RegisterRoundsBench(CLI::App& bench, std::vector<Command>& commands) {
       config.local_epochs = args->local_epochs;
       config.seed = 1;
       config.out_dir = (root / (name + "-" + std::to_string(all_secs.size()))).string();
-      config.progress = false;
-      config.plots = false;
       fl::ValidateTrainConfig(config);
       fl::TrainerOptions topt;
       topt.threads = args->threads;
@@ -188,7 +178,7 @@ void RegisterAggregateBench(CLI::App& bench, std::vector<Command>& commands) {
     const std::size_t words = quant::PackedWords(args->m);
     std::vector<std::uint64_t> store(words * args->n);
     std::uint64_t state = 0x9E3779B97F4A7C15ull;  // splitmix64: test data, not DP randomness
-    for (auto& v : store) v = SplitMix64(state);
+    for (auto& v : store) v = quant::SplitMix64(state);
     std::vector<std::span<const std::uint64_t>> messages;
     for (std::size_t i = 0; i < args->n; ++i) messages.emplace_back(store.data() + i * words, words);
     std::vector<std::uint32_t> base(args->m, 0), fast(args->m, 0);
@@ -216,7 +206,7 @@ void RegisterAggregateBench(CLI::App& bench, std::vector<Command>& commands) {
 // `bench quantizers --backend cuda`: the GPU encoders on device buffers against the
 // device-to-device copy bandwidth, measured in the same run. An encode reads 4 bytes and writes
 // 1/8 byte per parameter, so its bandwidth is params/s · 4.125 bytes, compared with the copy's
-// (read + write) GB/s (issue target on an H100/H200: ≥ 80 %).
+// (read + write) GB/s (the project's target on an H100/H200: ≥ 80 %, docs/cuda.md).
 nlohmann::json RunCudaQuantizerBench(const bench::QuantizerBenchOptions& o, const std::string& generator) {
 #if defined(DPFL_HAVE_CUDA)
   const quant::BinaryLevels levels = quant::MakeBinaryLevels(1.0, 0.0, 1.0);

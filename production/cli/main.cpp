@@ -1,6 +1,6 @@
 // dpfl — the production engine from the command line. JSON on stdout; exit codes:
 //   0 success, 2 bad input (one line on stderr naming the flag, nothing on stdout),
-//   1 internal error (e.g. a failing CUDA call).
+//   1 a failure that is not the input's fault (a failing CUDA call, gnuplot missing or failing).
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -9,6 +9,7 @@
 
 #include "dpfl/error.hpp"
 #include "bench_command.hpp"
+#include "run_report.hpp"
 #include "sample_command.hpp"
 #include "train_command.hpp"
 
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   dpfl::cli::RegisterTrainCommand(app, commands);
   dpfl::cli::RegisterVerifyCommand(app, commands);
   dpfl::cli::RegisterKeygenCommand(app, commands);
+  dpfl::cli::RegisterPlotCommand(app, commands);
   // Name an unknown (sub)command: CLI11 would only say that one is required.
   auto known = [&](const std::string& name, bool top_level) {
     for (const Command& command : commands) {
@@ -100,9 +102,12 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::filesystem::filesystem_error& e) {
     // An output or input path that cannot be used (e.g. --out /proc/x) is bad input: one line
-    // naming the operation, the reason and the path(s), exit 2 (issue 13 item 6).
+    // naming the operation, the reason and the path(s), exit 2.
     std::cerr << "dpfl: error: " << FileSystemMessage(e) << "\n";
     return 2;
+  } catch (const dpfl::cli::ExternalToolError& e) {
+    std::cerr << "dpfl: error: " << OneLine(e.what()) << "\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "dpfl: internal error: " << OneLine(e.what()) << "\n";
     return 1;

@@ -6,21 +6,13 @@
 //   dpfl sample coq     (as corbinq) [--px 0.5]
 //   options: --generator chacha20|philox, --backend cpu|cuda|auto, --threads T
 //
-// Draw j of the run is parameter j of a message whose weights are all w (w1, w2): the
-// production encoders give every parameter index its own uniforms, so the n draws are
-// independent. Stream policy (printed under "stream"):
-//  * key: words (2i, 2i+1) = (low, high) 32 bits of the i-th output (i = 0..3) of splitmix64
-//    started at state = seed. A 64-bit seed gives a reproducible simulation key, not a secret
-//    one (certified runs agree their keys by X25519; DESIGN.md).
-//  * draws are taken in chunks of 2^20: chunk k uses round k and parameter indices 0..2^20−1;
-//  * LDPQ: private coins of client 0. CorBinQ / CoQ-FL: pair 0; Q1 (Alice) = client 0,
-//    Q2 (Bob) = client 1.
+// The draws, their stream key and chunking: dpfl/quant/sampling.hpp (DrawSampleCounts; the policy is
+// also printed under "stream"). This file parses, calls it, and prints.
 // Numbers: decimals read with std::strtod after checking the whole text (digits, sign, '.',
 // exponent only: no NaN/Inf words, hex or spaces); weights are then rounded to float, as the
 // encoders take float weights, and clipped to [c − r, c + r] by the encoders.
 #include "sample_command.hpp"
 
-#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -35,6 +27,7 @@
 #include "dpfl/error.hpp"
 #include "dpfl/quant/binary_element.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/sampling.hpp"
 #if defined(DPFL_HAVE_CUDA)
 #include "dpfl/quant/cuda_quantizer.hpp"
 #endif
@@ -47,8 +40,6 @@ using quant::BinaryLevels;
 using quant::PairRole;
 using quant::StreamContext;
 
-constexpr std::uint64_t kChunk = std::uint64_t{1} << 20;  // draws per encoder call (= per round)
-constexpr std::uint64_t kMaxDraws = std::uint64_t{1} << 48;
 constexpr int kMaxThreads = 1024;
 
 enum class Mechanism { kLdpq, kCorBinQ, kCoq };
@@ -99,17 +90,6 @@ float ParseWeight(const std::string& text, const std::string& flag) {
   return rounded;
 }
 
-rng::StreamKey KeyFromSeed(std::uint64_t seed) {
-  rng::StreamKey key{};
-  std::uint64_t state = seed;
-  for (int i = 0; i < 4; ++i) {
-    const std::uint64_t word = SplitMix64(state);
-    key.words[2 * i] = static_cast<std::uint32_t>(word);
-    key.words[2 * i + 1] = static_cast<std::uint32_t>(word >> 32);
-  }
-  return key;
-}
-
 // Production's parameter names → this command's flags.
 std::string FlagOf(const std::string& argument, Mechanism mechanism) {
   if (argument == "p_x") return "--px";
@@ -123,11 +103,6 @@ std::string Over2To64(std::uint64_t t) { return std::to_string(t) + "/2^64"; }
 // 2^64 − t as a decimal string (t = 0 gives 2^64 itself).
 std::string TwoTo64Minus(std::uint64_t t) { return t == 0 ? "18446744073709551616" : std::to_string(~t + 1); }
 
-std::uint64_t MaskForWord(std::size_t word, std::size_t m) {
-  const std::size_t bits = m - word * 64 < 64 ? m - word * 64 : 64;
-  return bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-}
-
 json StreamJson(const StreamContext& ctx, std::uint64_t seed, Mechanism mechanism) {
   json words = json::array();
   for (std::uint32_t w : ctx.key.words) words.push_back(w);
@@ -136,7 +111,7 @@ json StreamJson(const StreamContext& ctx, std::uint64_t seed, Mechanism mechanis
       {"key_words", words},
       {"key_policy",
        "key words (2i, 2i+1) = (low, high) 32 bits of the i-th splitmix64 output (i = 0..3) from state = seed"},
-      {"chunk", kChunk},
+      {"chunk", quant::kSampleChunk},
       {"chunk_policy", "chunk k of 2^20 draws uses round k; draw j of a chunk is parameter index j"},
       {"entities", mechanism == Mechanism::kLdpq ? "LDPQ: private coins of client 0"
                                                   : "pair 0; Q1 (Alice) = client 0, Q2 (Bob) = client 1"},
@@ -151,7 +126,7 @@ json RunSampleUnmapped(const SampleArgs& a) {
   const float w1 = ParseWeight(pair ? a.w1 : a.w, pair ? "--w1" : "--w");
   const float w2 = pair ? ParseWeight(a.w2, "--w2") : 0.0f;
   const int d = pair ? static_cast<int>(ParseUnsigned(a.d, "--d", 0, 62)) : 0;
-  const std::uint64_t n = ParseUnsigned(a.n, "--n", 1, kMaxDraws);
+  const std::uint64_t n = ParseUnsigned(a.n, "--n", 1, quant::kMaxSampleDraws);
   const std::uint64_t seed = ParseUnsigned(a.seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
   const int threads = static_cast<int>(ParseUnsigned(a.threads, "--threads", 1, kMaxThreads));
   if (a.generator != "chacha20" && a.generator != "philox")
@@ -166,50 +141,28 @@ json RunSampleUnmapped(const SampleArgs& a) {
 
   StreamContext ctx;
   ctx.generator = a.generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
-  ctx.key = KeyFromSeed(seed);
+  ctx.key = quant::SampleKeyFromSeed(seed);
 
-  const std::size_t chunk = static_cast<std::size_t>(n < kChunk ? n : kChunk);
-  const std::vector<float> x1(chunk, w1), x2(pair ? chunk : 0, w2);
-  std::vector<std::uint64_t> bits1(quant::PackedWords(chunk)), bits2(pair ? bits1.size() : 0);
-  std::uint64_t plus = 0, mm = 0, mp = 0, pm = 0, pp = 0;
-  for (std::uint64_t done = 0, k = 0; done < n; done += chunk, ++k) {
-    const std::size_t m = static_cast<std::size_t>(n - done < chunk ? n - done : chunk);
-    ctx.round = static_cast<std::uint32_t>(k);
-    const std::span<const float> v1(x1.data(), m), v2(x2.data(), pair ? m : 0);
-    const std::span<std::uint64_t> b1(bits1.data(), quant::PackedWords(m)),
-        b2(bits2.data(), pair ? quant::PackedWords(m) : 0);
+  const quant::SampledQuantizer quantizer = a.mechanism == Mechanism::kLdpq      ? quant::SampledQuantizer::kLdpq
+                                             : a.mechanism == Mechanism::kCorBinQ ? quant::SampledQuantizer::kCorBinQ
+                                                                                  : quant::SampledQuantizer::kCoq;
+  quant::ChunkEncoder encode = quant::CpuChunkEncoder(quantizer, levels, d, threads);
 #if defined(DPFL_HAVE_CUDA)
-    if (cuda) {
+  if (cuda) {
+    encode = [&levels, pair, d](const StreamContext& chunk_ctx, std::span<const float> v1, std::span<const float> v2,
+                                std::span<std::uint64_t> b1, std::span<std::uint64_t> b2) {
       if (!pair) {
-        quant::CudaEncodeLdpq(levels, v1, ctx, 0, b1);
+        quant::CudaEncodeLdpq(levels, v1, chunk_ctx, 0, b1);
       } else {  // CoQ-FL at p_x = 1/2 is CorBinQ (Alice = Q1, Bob = Q2): cuda_quantizer.hpp
-        quant::CudaEncodeCorBinQ(levels, v1, d, PairRole::kQ1, ctx, 0, 0, b1);
-        quant::CudaEncodeCorBinQ(levels, v2, d, PairRole::kQ2, ctx, 0, 1, b2);
+        quant::CudaEncodeCorBinQ(levels, v1, d, PairRole::kQ1, chunk_ctx, 0, 0, b1);
+        quant::CudaEncodeCorBinQ(levels, v2, d, PairRole::kQ2, chunk_ctx, 0, 1, b2);
       }
-    }
-#endif
-    if (!cuda) {
-      if (a.mechanism == Mechanism::kLdpq) {
-        quant::EncodeLdpq(levels, v1, ctx, 0, b1, threads);
-      } else if (a.mechanism == Mechanism::kCorBinQ) {
-        quant::EncodeCorBinQPair(levels, v1, v2, d, ctx, 0, 0, 1, b1, b2, threads);
-      } else {
-        quant::EncodeCoq(levels, v1, d, PairRole::kQ1, 0.5, ctx, 0, 0, b1, threads);
-        quant::EncodeCoq(levels, v2, d, PairRole::kQ2, 0.5, ctx, 0, 1, b2, threads);
-      }
-    }
-    for (std::size_t i = 0; i < b1.size(); ++i) {
-      const std::uint64_t mask = MaskForWord(i, m);
-      if (!pair) {
-        plus += static_cast<std::uint64_t>(std::popcount(b1[i] & mask));
-        continue;
-      }
-      pp += static_cast<std::uint64_t>(std::popcount(b1[i] & b2[i] & mask));
-      pm += static_cast<std::uint64_t>(std::popcount(b1[i] & ~b2[i] & mask));
-      mp += static_cast<std::uint64_t>(std::popcount(~b1[i] & b2[i] & mask));
-      mm += static_cast<std::uint64_t>(std::popcount(~b1[i] & ~b2[i] & mask));
-    }
+    };
   }
+#endif
+  const quant::SampleCounts counts = quant::DrawSampleCounts(quantizer, w1, w2, n, ctx, encode);
+  const std::uint64_t plus = counts.plus, mm = counts.joint[0], mp = counts.joint[1], pm = counts.joint[2],
+                      pp = counts.joint[3];
 
   const double ra = levels.r * levels.alpha;
   json params = {{"eps", eps}, {"c", c}, {"r", r}, {"n", n}, {"seed", seed}, {"generator", a.generator},
@@ -270,14 +223,6 @@ void AddCommon(CLI::App* app, SampleArgs& a) {
 }
 
 }  // namespace
-
-std::uint64_t SplitMix64(std::uint64_t& state) {
-  state += 0x9E3779B97F4A7C15ull;
-  std::uint64_t z = state;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 // --backend cpu|cuda|auto → whether to run on the GPU (sample_command.hpp).
 bool UseCudaBackend(const std::string& backend) {

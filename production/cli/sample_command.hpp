@@ -28,8 +28,5 @@ void RegisterSampleCommand(CLI::App& root, std::vector<Command>& commands);
 // build throws InvalidArgument("--backend", …); "auto" falls back to the CPU.
 bool UseCudaBackend(const std::string& backend);
 
-// splitmix64: advances `state` by the golden-ratio increment and returns the mixed value (the
-// documented seed → stream-key expansion of `dpfl sample`; also the bench's test data).
-std::uint64_t SplitMix64(std::uint64_t& state);
 
 }  // namespace dpfl::cli

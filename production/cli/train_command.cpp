@@ -1,4 +1,4 @@
-// dpfl train, dpfl verify-certificate and dpfl keygen (issues 6 and 13).
+// dpfl train, dpfl verify-certificate and dpfl keygen (docs/training.md).
 //
 // dpfl train --dataset fashion-mnist|mnist|cifar10|synthetic --mechanism NAME --eps-p E --d D
 //            --gamma G --clients N --rounds T --dropout P --lambda L --seed S --out DIR [--resume]
@@ -32,6 +32,7 @@
 #include "dpfl/fl/trainer.hpp"
 #include "dpfl/fl/training.hpp"
 #include "dpfl_fl_version.hpp"
+#include "run_report.hpp"
 #include "train_config.hpp"
 
 namespace dpfl::cli {
@@ -56,33 +57,18 @@ struct LoadedData {
   nlohmann::json description;
 };
 
+// The data set (data::LoadNamedDataset) and its description for the certificate.
 LoadedData LoadData(const TrainArgs& a) {
+  data::NamedDataset named = data::LoadNamedDataset({a.dataset, a.data_dir, a.max_samples, a.synthetic_samples, a.seed});
   LoadedData out;
-  std::vector<std::string> files;
-  if (a.dataset == "synthetic") {
-    out.all = data::MakeSynthetic(a.synthetic_samples, a.seed);
+  out.all = std::move(named.data);
+  if (named.files.empty()) {
     out.description = {{"name", "synthetic"}, {"samples", a.synthetic_samples},
                        {"generator", "10 Gaussian blobs, 1x8x8, noise 0.35, from the run seed"}};
-  } else if (a.dataset == "fashion-mnist" || a.dataset == "mnist") {
-    const std::string dir = !a.data_dir.empty() ? a.data_dir
-                            : a.dataset == "fashion-mnist" ? "/usr/share/datasets/fashion-mnist"
-                                                           : "/usr/share/datasets/mnist";
-    files = data::MnistFiles(dir);
-    out.all = data::LoadMnistDirectory(dir);
-  } else if (a.dataset == "cifar10") {
-    const std::string dir = !a.data_dir.empty() ? a.data_dir : "/usr/share/datasets/cifar10";
-    files = data::Cifar10Files(dir);
-    out.all = data::LoadCifar10Directory(dir);
   } else {
-    throw InvalidArgument("--dataset", "must be fashion-mnist, mnist, cifar10 or synthetic, got '" + a.dataset + "'");
+    out.description = {{"name", a.dataset}, {"files", named.files}, {"sha256", fl::Sha256Files(named.files)}};
   }
-  if (!files.empty()) out.description = {{"name", a.dataset}, {"files", files}, {"sha256", fl::Sha256Files(files)}};
-  if (a.max_samples > 0 && a.max_samples < out.all.size()) {
-    std::vector<std::size_t> first(a.max_samples);
-    for (std::size_t k = 0; k < first.size(); ++k) first[k] = k;
-    out.all = out.all.Subset(first);
-    out.description["max_samples"] = a.max_samples;
-  }
+  if (named.truncated) out.description["max_samples"] = a.max_samples;
   out.description["samples_used"] = out.all.size();
   return out;
 }
@@ -135,14 +121,14 @@ fl::TrainConfig MakeConfig(const TrainArgs& a, const nlohmann::json& cfg, const 
   fl::TrainConfig config = certify::TrainConfigFromJson(cfg);
   config.out_dir = out_dir;
   config.resume = a.resume;
-  config.progress = !a.quiet;
-  config.plots = !a.no_plots;
   fl::ValidateTrainConfig(config);
   return config;
 }
 
-fl::TrainHooks MonitorHooks() {
+// The runtime monitor (dpfl_certify) and, unless --quiet, the progress line (run_report.hpp).
+fl::TrainHooks Hooks(const TrainArgs& a) {
   fl::TrainHooks hooks;
+  if (!a.quiet) hooks.progress = TerminalProgress();
   hooks.monitor = [](const fl::MechanismConfig& mc, std::uint32_t round, const std::vector<fl::MonitorSample>& s) {
     return certify::MonitorRound(mc, round, s);
   };
@@ -162,7 +148,7 @@ Trained TrainRun(const TrainArgs& a, double lambda, const std::string& out_dir, 
   Trained out;
   out.configuration = ConfigurationJson(a, lambda, m, trainer->LayerSizes().size());
   const fl::TrainConfig config = MakeConfig(a, out.configuration, out_dir);
-  out.result = fl::RunTraining(config, split, *trainer, MonitorHooks());
+  out.result = fl::RunTraining(config, split, *trainer, Hooks(a));
   return out;
 }
 
@@ -184,7 +170,8 @@ nlohmann::json RunOne(const TrainArgs& a, double lambda, const std::string& out_
                         {"final_test_accuracy", result.final_test.accuracy},
                         {"best_val_accuracy", 0.0}, {"rounds", result.history.size()},
                         {"out", out_dir}, {"certificate", cert_path}, {"metrics", result.metrics_path},
-                        {"weights", result.weights_path}, {"plots", result.plots},
+                        {"weights", result.weights_path},
+                        {"plots", a.no_plots ? std::vector<std::string>{} : PlotRun(out_dir, a.mechanism)},
                         {"signed", signing.has_value()}, {"keys", a.keys},
                         {"guarantees", cert["privacy"]["guarantees"]}};
   if (signing) {
@@ -356,15 +343,7 @@ void RegisterVerifyCommand(CLI::App& root, std::vector<Command>& commands) {
   app->add_flag("--quiet", v->quiet, "no progress line during --replay");
   commands.push_back({app, [v]() -> nlohmann::json {
     const std::string bytes = ReadText(v->file, "file");
-    nlohmann::json cert;
-    try {
-      cert = nlohmann::json::parse(bytes);
-    } catch (const std::exception&) {
-      throw InvalidArgument("file", "'" + v->file + "' is not valid JSON");
-    }
-    if (certify::JsonDepth(cert) > certify::kMaxCertificateDepth)
-      throw InvalidArgument("file", "'" + v->file + "' is nested deeper than " + std::to_string(certify::kMaxCertificateDepth) +
-                                        " levels: not a dpfl certificate");
+    const nlohmann::json cert = certify::ParseCertificateText(bytes, v->file, "file");
     std::optional<std::array<std::uint8_t, 32>> public_key;
     if (!v->public_key.empty()) public_key = certify::ParsePublicKey(ReadText(v->public_key, "--public-key"), "--public-key");
     if (v->replay && !fl::HaveTorchTrainer())
@@ -374,37 +353,14 @@ void RegisterVerifyCommand(CLI::App& root, std::vector<Command>& commands) {
     options.directory = fs::path(v->file).parent_path().string();
     if (options.directory.empty()) options.directory = ".";
     certify::Verification ver = certify::VerifyCertificate(cert, options);
-    const auto problem = [&ver](const std::string& p) {
-      ver.ok = false;
-      ver.problems.push_back(p);
-    };
+    const std::string sig_path = v->file + ".sig";
+    std::optional<std::string> signature;
+    if (public_key && fs::exists(sig_path)) signature = ReadText(sig_path, "signature");
+    const certify::Authenticity auth = certify::CheckAuthenticity(bytes, cert, signature, sig_path, public_key);
+    ver.problems.insert(ver.problems.end(), auth.problems.begin(), auth.problems.end());
+    ver.checked.insert(ver.checked.end(), auth.checked.begin(), auth.checked.end());
 
-    // Authenticity: the detached Ed25519 signature over the exact bytes of the file.
-    std::string authenticity;
-    const bool claims_signed = cert.is_object() && cert.contains("authenticity") && cert["authenticity"].is_object() &&
-                               cert["authenticity"].value("signed", false) == true;
-    if (public_key) {
-      const std::string sig_path = v->file + ".sig";
-      const std::string hex = certify::Hex(public_key->data(), public_key->size());
-      if (!claims_signed) {
-        problem("--public-key was given but the certificate says it is unsigned");
-      } else if (!fs::exists(sig_path)) {
-        problem("no signature file '" + sig_path + "' beside the certificate");
-      } else if (cert["authenticity"].value("public_key", std::string()) != hex) {
-        problem("the certificate names signing key " + cert["authenticity"].value("public_key", std::string("?")) +
-                ", not the --public-key " + hex);
-      } else if (!certify::VerifySignature(bytes, ReadText(sig_path, "signature"), *public_key)) {
-        problem("the Ed25519 signature does not verify: certificate.json was changed after it was signed");
-      } else {
-        authenticity = "signed";
-        ver.checked.push_back("Ed25519 signature of certificate.json under --public-key");
-      }
-      if (authenticity.empty()) authenticity = "rejected";
-    } else {
-      authenticity = claims_signed ? "signed, not checked (no --public-key): integrity only" : "unsigned";
-    }
-
-    nlohmann::json out = {{"file", v->file}, {"authenticity", authenticity}};
+    nlohmann::json out = {{"file", v->file}, {"authenticity", auth.status}};
     if (v->replay) out["replay"] = Replay(cert, v->data_dir, v->replay_dir, v->quiet, ver.problems);
     if (!ver.problems.empty()) ver.ok = false;
     out["verified"] = ver.ok;

@@ -1,4 +1,4 @@
-// dpfl train / dpfl verify-certificate / dpfl keygen (issues 6, 13). See train_command.cpp.
+// dpfl train / dpfl verify-certificate / dpfl keygen (docs/training.md). See train_command.cpp.
 #pragma once
 
 #include "sample_command.hpp"

@@ -1,4 +1,4 @@
-// The options of `dpfl train` and its `--config FILE.json` (issue 13 item 5: a parser of
+// The options of `dpfl train` and its `--config FILE.json` (a parser of
 // untrusted bytes, fuzzed by fuzz/fuzz_train_config.cc).
 //
 // A config file is one JSON object whose keys are the long flag names without "--"

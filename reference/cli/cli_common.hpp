@@ -74,7 +74,8 @@ void RegisterCoqCommands(CLI::App& root, std::vector<Command>& commands);
 void RegisterCorbinFlCommands(CLI::App& root, std::vector<Command>& commands);
 // report: a human-readable exact summary of LDPQ vs CorBinQ and errata E3/E12 (report_command.cpp)
 void RegisterReportCommand(CLI::App& root, std::vector<Command>& commands);
-// rdp group, accountant, calibrate, bnn* (accounting_commands.cpp); RdpGroup creates "rdp" once.
+// rdp group, accountant, calibrate, binomial-mechanism, bnn* (accounting_commands.cpp, which calls
+// one registration function per family; see accounting_commands.hpp). RdpGroup creates "rdp" once.
 void RegisterAccountingCommands(CLI::App& root, std::vector<Command>& commands); CLI::App* RdpGroup(CLI::App& root);
 // rdp quantized-gaussian, cepam {thm12, thm13, calibrate, rates, subsampled} (noise_commands.cpp)
 void RegisterNoiseCommands(CLI::App& root, std::vector<Command>& commands);

@@ -8,6 +8,8 @@
 #include <functional>
 #include <string>
 
+#include "dpfl/validate.hpp"
+
 namespace dpfl::ref {
 namespace {
 
@@ -149,8 +151,8 @@ Enclosure LaplaceErrorAbsCdfTarget(const Rational& s, int precision_bits) {
 
 Enclosure ExpectedIndexBitsN1(LrsuqTarget target, const Rational& scale, const Rational& gamma, const Rational& c,
                               int precision_bits) {
-  if (!(scale > 0)) throw InvalidArgument(target == LrsuqTarget::kGaussian ? "sigma" : "b", "must be > 0");
-  if (!(gamma > 0)) throw InvalidArgument("gamma", "must be > 0, got " + EchoValue(gamma));
+  Require(target == LrsuqTarget::kGaussian ? "sigma" : "b", scale, Domain::Positive(), EchoValue);
+  Require("gamma", gamma, Domain::Positive(), EchoValue);
   if (!(c >= 1)) throw InvalidArgument("c", "scaling slack c must be >= 1, got " + EchoValue(c));
   return Adaptive(precision_bits, [&](mpfr_prec_t w) {
     const bool gauss = target == LrsuqTarget::kGaussian;
@@ -207,12 +209,12 @@ Rational SubsamplingProbability(long n, long tau) {
 
 namespace {
 void ValidatePs(const Rational& p_s) {
-  if (!(p_s > 0) || p_s > 1) throw InvalidArgument("p_s", "must lie in (0, 1], got " + EchoValue(p_s));
+  Require("p_s", p_s, Domain::OpenClosed(0, 1), EchoValue);
 }
 }  // namespace
 
 Enclosure AmplifiedEpsilon(const Rational& eps_tilde, const Rational& p_s, int precision_bits) {
-  if (!(eps_tilde >= 0)) throw InvalidArgument("eps_tilde", "must be >= 0, got " + EchoValue(eps_tilde));
+  Require("eps_tilde", eps_tilde, Domain::NonNegative(), EchoValue);
   ValidatePs(p_s);
   return Adaptive(precision_bits, [&](mpfr_prec_t w) {
     const Enclosure e(w, eps_tilde);
@@ -222,7 +224,7 @@ Enclosure AmplifiedEpsilon(const Rational& eps_tilde, const Rational& p_s, int p
 }
 
 Enclosure BaseEpsilon(const Rational& eps, const Rational& p_s, int precision_bits) {
-  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + EchoValue(eps));
+  Require("eps", eps, Domain::NonNegative(), EchoValue);
   ValidatePs(p_s);
   return Adaptive(precision_bits, [&](mpfr_prec_t w) { return Log1p(Expm1(Enclosure(w, eps)) / p_s); });
 }
@@ -234,8 +236,8 @@ Enclosure AnalyticDeltaAt(const Enclosure& eps, const Rational& sens, const Rati
   return NormalCdf(a) - Exp(eps) * NormalCdf(b);
 }
 void ValidateGaussian(const Rational& sens, const Rational& sigma) {
-  if (!(sens > 0)) throw InvalidArgument("sensitivity", "must be > 0, got " + EchoValue(sens));
-  if (!(sigma > 0)) throw InvalidArgument("sigma", "must be > 0, got " + EchoValue(sigma));
+  Require("sensitivity", sens, Domain::Positive(), EchoValue);
+  Require("sigma", sigma, Domain::Positive(), EchoValue);
 }
 
 // Σ_κ w_κ (e^ε̃−1)/(e^{ε̃/κ}−1) δ_G(ε̃/κ; Δ, σ̃) with σ̃ given through σ̃² (exact) to allow √K.
@@ -264,16 +266,16 @@ Enclosure SubsampledSum(const Rational& eps_tilde, long tau, long n, const Ratio
 
 Enclosure CepamAnalyticGaussianDelta(const Rational& eps, const Rational& sensitivity, const Rational& sigma,
                                 int precision_bits) {
-  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + EchoValue(eps));
+  Require("eps", eps, Domain::NonNegative(), EchoValue);
   ValidateGaussian(sensitivity, sigma);
   return Adaptive(precision_bits,
                   [&](mpfr_prec_t w) { return AnalyticDeltaAt(Enclosure(w, eps), sensitivity, sigma, w); });
 }
 
 Enclosure CepamLaplaceProfile(const Rational& eps, const Rational& sensitivity, const Rational& b, int precision_bits) {
-  if (!(eps > 0)) throw InvalidArgument("eps", "must be > 0, got " + EchoValue(eps));
-  if (!(sensitivity > 0)) throw InvalidArgument("sensitivity", "must be > 0, got " + EchoValue(sensitivity));
-  if (!(b > 0)) throw InvalidArgument("b", "Laplace scale must be > 0, got " + EchoValue(b));
+  Require("eps", eps, Domain::Positive(), EchoValue);
+  Require("sensitivity", sensitivity, Domain::Positive(), EchoValue);
+  Require("b", b, Domain::Positive(), EchoValue);
   const Rational arg = (eps - sensitivity / b) / 2;
   if (arg >= 0) return Enclosure(precision_bits, 0L);  // exact zero for ε ≥ Δ1/b
   return Adaptive(precision_bits, [&](mpfr_prec_t w) { return -Expm1(Enclosure(w, arg)); });
@@ -281,7 +283,7 @@ Enclosure CepamLaplaceProfile(const Rational& eps, const Rational& sensitivity, 
 
 Enclosure SubsampledGaussianDelta(const Rational& eps_tilde, long tau, long n, const Rational& sensitivity,
                                   const Rational& sigma, bool capped, int precision_bits) {
-  if (!(eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + EchoValue(eps_tilde));
+  Require("eps_tilde", eps_tilde, Domain::Positive(), EchoValue);
   RequirePositive(tau, "tau");
   RequirePositive(n, "n");
   ValidateGaussian(sensitivity, sigma);
@@ -292,13 +294,13 @@ Enclosure SubsampledGaussianDelta(const Rational& eps_tilde, long tau, long n, c
 
 namespace {
 void ValidateThm12(const Thm12Params& p, Thm12Variant v) {
-  if (!(p.sigma > 0)) throw InvalidArgument("sigma", "must be > 0, got " + EchoValue(p.sigma));
-  if (!(p.eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + EchoValue(p.eps_tilde));
+  Require("sigma", p.sigma, Domain::Positive(), EchoValue);
+  Require("eps_tilde", p.eps_tilde, Domain::Positive(), EchoValue);
   RequirePositive(p.tau, "tau");
   RequirePositive(p.clients, "clients");
   if (v == Thm12Variant::kOwnNoiseSubtracted && p.clients < 2)
     throw InvalidArgument("clients", "own-noise subtraction (E-P6) needs K >= 2");
-  if (!(p.gamma > 0)) throw InvalidArgument("gamma", "must be > 0, got " + EchoValue(p.gamma));
+  Require("gamma", p.gamma, Domain::Positive(), EchoValue);
   RequirePositive(p.n_k, "n_k");
 }
 Rational Sensitivity(const Thm12Params& p, Thm12Variant v) {
@@ -324,7 +326,7 @@ Thm12Result Theorem12(const Thm12Params& p, Thm12Variant variant, int precision_
 }
 
 Enclosure Theorem12Floor(const Rational& eps_tilde, long tau, long n_k, int precision_bits) {
-  if (!(eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + EchoValue(eps_tilde));
+  Require("eps_tilde", eps_tilde, Domain::Positive(), EchoValue);
   RequirePositive(tau, "tau");
   RequirePositive(n_k, "n_k");
   return Adaptive(precision_bits, [&](mpfr_prec_t w) {
@@ -347,7 +349,7 @@ std::optional<Interval> CalibrateTheorem12Sigma(const Rational& eps, const Ratio
                                                 const Rational& gamma, long n_k, Thm12Variant variant, bool capped,
                                                 int tolerance_bits, int precision_bits) {
   ValidateOpenUnit(delta, "delta");
-  if (!(eps > 0)) throw InvalidArgument("eps", "must be > 0, got " + EchoValue(eps));
+  Require("eps", eps, Domain::Positive(), EchoValue);
   if (tolerance_bits < 1 || tolerance_bits > 200)
     throw InvalidArgument("tolerance_bits", "must be in [1, 200], got " + std::to_string(tolerance_bits));
   const Rational p_s = SubsamplingProbability(n_k, tau);
@@ -388,10 +390,10 @@ std::optional<Interval> CalibrateTheorem12Sigma(const Rational& eps, const Ratio
 
 Thm13Result Theorem13(const Rational& eps_tilde, long tau, const Rational& gamma, const Rational& b, long m, long n_k,
                       int precision_bits) {
-  if (!(eps_tilde > 0)) throw InvalidArgument("eps_tilde", "must be > 0, got " + EchoValue(eps_tilde));
+  Require("eps_tilde", eps_tilde, Domain::Positive(), EchoValue);
   RequirePositive(tau, "tau");
-  if (!(gamma > 0)) throw InvalidArgument("gamma", "must be > 0, got " + EchoValue(gamma));
-  if (!(b > 0)) throw InvalidArgument("b", "Laplace scale must be > 0, got " + EchoValue(b));
+  Require("gamma", gamma, Domain::Positive(), EchoValue);
+  Require("b", b, Domain::Positive(), EchoValue);
   RequirePositive(m, "m");
   const Rational p_s = SubsamplingProbability(n_k, tau);
   const Rational printed = 2 * tau * gamma / b;

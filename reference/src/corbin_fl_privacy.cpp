@@ -2,6 +2,7 @@
 #include "dpfl/ref/corbin_fl_privacy.hpp"
 
 #include "dpfl/ref/enclosure.hpp"
+#include "dpfl/validate.hpp"
 
 #include <string>
 
@@ -20,12 +21,10 @@ Precondition Decide(const Enclosure& lhs, const Enclosure& rhs) {
 // α(ε_p) = (E+1)/(E−1) exactly for rational E, or coth(ε/2) enclosed for rational ε.
 Enclosure AlphaEnclosure(const PrivacyBudget& budget, mpfr_prec_t prec) {
   if (budget.kind == PrivacyBudget::Kind::kE) {
-    if (!(budget.value > 1))
-      throw InvalidArgument("E", "must satisfy E = e^eps > 1, got " + EchoValue(budget.value));
+    Require("E", budget.value, Domain::Open(1, Domain::kInf), EchoValue, "E = e^eps");
     return FromQ(prec, Rational((budget.value + 1) / (budget.value - 1)));
   }
-  if (!(budget.value > 0)) throw InvalidArgument("eps", "must be > 0, got " + EchoValue(budget.value));
-  if (budget.value > 1000000) throw InvalidArgument("eps", "must be <= 1e6");
+  Require("eps", budget.value, Domain::Budget(1e6), EchoValue);
   Enclosure out = Enclosure::Uninitialized(prec);
   Enclosure half = FromQ(prec, Rational(budget.value / 2));
   mpfi_coth(out.get(), half.get());  // (e^ε + 1)/(e^ε − 1) = coth(ε/2)
@@ -116,8 +115,7 @@ EpsU CorrectedEpsU(const Enclosure& alpha, const Enclosure& gamma, const Rationa
 Thm3Privacy Theorem3Privacy(const Thm3Params& params) {
   ValidatePrecision(params.precision_bits);
   ValidatePositiveInteger(params.n, "n");
-  if (!(params.gamma > 0) || params.gamma > 1)
-    throw InvalidArgument("gamma", "must lie in (0, 1], got " + EchoValue(params.gamma));
+  Require("gamma", params.gamma, Domain::OpenClosed(0, 1), EchoValue);
   ValidatePositiveInteger(params.m, "m");
   ValidateOpenUnit(params.delta, "delta");
   ValidatePositive(params.r, "r");

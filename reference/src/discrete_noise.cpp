@@ -2,6 +2,8 @@
 // formulas and the rigor argument of each enclosure).
 #include "dpfl/ref/discrete_noise.hpp"
 
+#include "dpfl/validate.hpp"
+
 namespace dpfl::ref {
 namespace {
 
@@ -139,8 +141,7 @@ Enclosure DiscreteGaussianLaw::RangeProbability(const Int& a, const Int& b) cons
 
 Enclosure DiscreteGaussianDeltaEnclosure(const Rational& eps, const Rational& sigma2, const Rational& sensitivity,
                                          mpfr_prec_t prec, DiscreteGaussianSum method) {
-  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + EchoValue(eps));
-  if (eps > 1000000) throw InvalidArgument("eps", "must be <= 1e6");
+  Require("eps", eps, Domain::Closed(0, 1e6), EchoValue);
   ValidatePositive(sigma2, "sigma2");
   ValidatePositiveInteger(sensitivity, "sensitivity");
   const DiscreteGaussianLaw law(sigma2, prec, method);

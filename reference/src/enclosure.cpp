@@ -6,6 +6,8 @@
 #include <cmath>
 #include <utility>
 
+#include "dpfl/validate.hpp"
+
 namespace dpfl::ref {
 namespace {
 
@@ -367,14 +369,10 @@ bool IsInteger(const Rational& x) { return boost::multiprecision::denominator(x)
 void ValidatePositiveInteger(const Rational& x, const std::string& name) {
   if (!IsInteger(x) || x < 1) throw InvalidArgument(name, "must be an integer >= 1, got " + EchoValue(x));
 }
-void ValidateOpenUnit(const Rational& x, const std::string& name) {
-  if (!(x > 0) || !(x < 1)) throw InvalidArgument(name, "must lie in (0, 1), got " + EchoValue(x));
-}
-void ValidatePositive(const Rational& x, const std::string& name) {
-  if (!(x > 0)) throw InvalidArgument(name, "must be > 0, got " + EchoValue(x));
-}
+void ValidateOpenUnit(const Rational& x, const std::string& name) { Require(name, x, Domain::OpenUnit(), EchoValue); }
+void ValidatePositive(const Rational& x, const std::string& name) { Require(name, x, Domain::Positive(), EchoValue); }
 void ValidateNonNegative(const Rational& x, const std::string& name) {
-  if (x < 0) throw InvalidArgument(name, "must be >= 0, got " + EchoValue(x));
+  Require(name, x, Domain::NonNegative(), EchoValue);
 }
 
 

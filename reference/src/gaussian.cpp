@@ -1,6 +1,8 @@
 // dpfl::ref — Gaussian mechanism (see gaussian.hpp).
 #include "dpfl/ref/gaussian.hpp"
 
+#include "dpfl/validate.hpp"
+
 namespace dpfl::ref {
 namespace {
 
@@ -32,8 +34,7 @@ Interval GaussianClassicSigma(const Rational& eps, const Rational& delta, const 
 
 Enclosure AnalyticGaussianDeltaEnclosure(const Rational& eps, const Rational& sigma, const Rational& sensitivity,
                                          mpfr_prec_t prec) {
-  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + EchoValue(eps));
-  if (eps > 1000000) throw InvalidArgument("eps", "must be <= 1e6");
+  Require("eps", eps, Domain::Closed(0, 1e6), EchoValue);
   ValidatePositive(sigma, "sigma");
   ValidatePositive(sensitivity, "sensitivity");
   const Rational a = sensitivity / (2 * sigma);  // Δ/(2σ)

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "dpfl/validate.hpp"
 #include "quantized_gaussian_internal.hpp"
 
 namespace dpfl::ref {
@@ -34,10 +35,10 @@ RenyiOrder RenyiOrder::Finite(const Rational& alpha) {
 }
 
 void ValidateQuantizedGaussian(const QuantizedGaussianParams& p) {
-  if (!(p.sigma > 0)) throw InvalidArgument("sigma", "noise std must be > 0, got " + EchoValue(p.sigma));
+  Require("sigma", p.sigma, Domain::Positive(), EchoValue);
   if (p.levels < 2 || p.levels > (1L << 24))
     throw InvalidArgument("levels", "number of levels k must be in [2, 2^24], got " + std::to_string(p.levels));
-  if (!(p.clip > 0)) throw InvalidArgument("clip", "clipping threshold C_q must be > 0, got " + EchoValue(p.clip));
+  Require("clip", p.clip, Domain::Positive(), EchoValue);
 }
 
 std::vector<Enclosure> QuantizedGaussianPmf(const QuantizedGaussianParams& p, const Rational& x, int precision_bits,
@@ -119,8 +120,8 @@ Enclosure Lemma3Slope(const QuantizedGaussianParams& p, int precision_bits) {
 
 Enclosure ClampedGaussianDivergence(const Rational& sigma, const Rational& clip, const Rational& x,
                                     const Rational& x_prime, const RenyiOrder& order, int precision_bits) {
-  if (!(sigma > 0)) throw InvalidArgument("sigma", "noise std must be > 0, got " + EchoValue(sigma));
-  if (!(clip > 0)) throw InvalidArgument("clip", "clipping threshold must be > 0, got " + EchoValue(clip));
+  Require("sigma", sigma, Domain::Positive(), EchoValue);
+  Require("clip", clip, Domain::Positive(), EchoValue);
   ValidatePrecision(precision_bits);
   const QuantizedGaussianParams p{sigma, 2, clip};
   ValidateInput(p, x, "x");
@@ -155,8 +156,8 @@ Enclosure ClampedGaussianDivergence(const Rational& sigma, const Rational& clip,
 }
 
 std::optional<Rational> GaussianRdpExact(const Rational& sigma, const Rational& sensitivity, const RenyiOrder& order) {
-  if (!(sigma > 0)) throw InvalidArgument("sigma", "noise std must be > 0, got " + EchoValue(sigma));
-  if (sensitivity < 0) throw InvalidArgument("sensitivity", "must be >= 0, got " + EchoValue(sensitivity));
+  Require("sigma", sigma, Domain::Positive(), EchoValue);
+  Require("sensitivity", sensitivity, Domain::NonNegative(), EchoValue);
   const Rational base = sensitivity * sensitivity / (2 * sigma * sigma);
   switch (order.kind) {
     case RenyiOrder::Kind::kKl: return base;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <vector>
 
+#include "dpfl/validate.hpp"
+
 namespace dpfl::ref {
 namespace {
 
@@ -22,8 +24,7 @@ Rational PowR(const Rational& x, unsigned long n) {
 void ValidateP(const Rational& p) { ValidateOpenUnit(p, "p"); }
 
 Rational KeepFromGamma(const Rational& gamma) {
-  if (!(gamma >= 0) || !(gamma < Rational(1, 2)))
-    throw InvalidArgument("gamma", "must lie in [0, 1/2), got " + EchoValue(gamma));
+  Require("gamma", gamma, Domain::ClosedOpen(0, 0.5), EchoValue);
   return Rational(1, 2) + gamma;
 }
 
@@ -252,15 +253,15 @@ Enclosure DeltaFromPair(const BinomialPair& pair, const Enclosure& e_eps) {
 }
 unsigned long ValidateK(const Rational& k) {
   ValidatePositiveInteger(k, "k");
-  if (k > 20000) throw InvalidArgument("k", "exact profile supports k = T*h <= 20000, got " + EchoValue(k));
+  if (k > kBnnExactMaxBits)
+    throw InvalidArgument("k", "exact profile supports k = T*h <= " + std::to_string(kBnnExactMaxBits) + ", got " + EchoValue(k));
   return static_cast<unsigned long>(boost::multiprecision::numerator(k));
 }
 }  // namespace
 
 Interval BnnExactDelta(const Rational& eps, const Rational& gamma, const Rational& k, int precision_bits) {
   ValidatePrecision(precision_bits);
-  if (!(eps >= 0)) throw InvalidArgument("eps", "must be >= 0, got " + EchoValue(eps));
-  if (eps > 1000000) throw InvalidArgument("eps", "must be <= 1e6");
+  Require("eps", eps, Domain::Closed(0, 1e6), EchoValue);
   const Rational p = KeepFromGamma(gamma);
   const unsigned long kk = ValidateK(k);
   const BinomialPair pair = MakePair(p, kk, precision_bits);
@@ -288,6 +289,10 @@ Interval BnnEpsilonExact(const BnnSetting& s) {
     return 0;
   };
   return Bisect(Rational(0), hi, BisectionTolerance(), sign);
+}
+
+Interval BnnEpsilonPure(const BnnSetting& s) {
+  return Interval(Rational(s.rounds * s.hamming)) * RrInfinity(Rational(Rational(1, 2) + s.gamma), s.precision_bits);
 }
 
 }  // namespace dpfl::ref

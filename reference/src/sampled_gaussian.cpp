@@ -8,6 +8,8 @@
 #include <limits>
 #include <vector>
 
+#include "dpfl/validate.hpp"
+
 namespace dpfl::ref {
 namespace {
 
@@ -24,7 +26,7 @@ Rational PowQ(const Rational& x, unsigned long n) {
 
 void Validate(const Rational& q, const Rational& sigma, const Rational& order, int precision_bits) {
   ValidatePrecision(precision_bits);
-  if (!(q > 0) || q > 1) throw InvalidArgument("q", "must lie in (0, 1], got " + EchoValue(q));
+  Require("q", q, Domain::OpenClosed(0, 1), EchoValue);
   ValidatePositive(sigma, "sigma");
   if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + EchoValue(order));
   if (order > 100000) throw InvalidArgument("order", "must be <= 1e5, got " + EchoValue(order));

@@ -356,7 +356,7 @@ TEST(Bnn, Seed004Section55Table) {
       EXPECT_FALSE(opt.order.has_value()) << "gamma 0.4: the optimum is alpha = infinity (spec §4.7)";
     }
     ExpectPrinted(BnnEpsilonExact(s), row.exact, "eps_exact gamma " + g);
-    ExpectPrinted(Interval(Rational(100)) * RrInfinity(Rational(1, 2) + s.gamma), row.pure, "T ell gamma " + g);
+    ExpectPrinted(BnnEpsilonPure(s), row.pure, "eps_pure = T ell, gamma " + g);
     if (row.rdp_opt_full != nullptr) {
       BnnSetting full = s;
       full.hamming = 81848;

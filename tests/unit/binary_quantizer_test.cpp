@@ -8,6 +8,7 @@
 #include "dpfl/error.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
 #include "dpfl/quant/binary_rules.hpp"  // internal (dpfl_testing_internals)
+#include "dpfl/quant/sampling.hpp"
 
 namespace dpfl::quant {
 namespace {
@@ -157,5 +158,51 @@ TEST(EncodeCorBinQ, PrivateCoinsComeFromTheClientKeyNotThePairKey) {
   philox.generator = rng::Generator::kPhilox4x32;
   EXPECT_THROW(EncodeCorBinQ(k, w, 5, PairRole::kQ1, pair_a, philox, 0, 0, base), InvalidArgument);
 }
+}  // namespace
+}  // namespace dpfl::quant
+
+// `dpfl sample`'s draws (dpfl/quant/sampling.hpp): chunk k is round k, the last chunk's partial
+// word is masked, pairs are counted jointly. Checked against the encoders called chunk by chunk
+// and counted with AccumulateBits (not the popcount loop under test).
+namespace dpfl::quant {
+namespace {
+
+TEST(DrawSampleCounts, ChunksAreRoundsAndPartialWordsAreMasked) {
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  StreamContext ctx;
+  ctx.key = SampleKeyFromSeed(42);
+  const std::uint64_t n = kSampleChunk + 77;  // a second, partial chunk
+  const float w1 = 0.3f, w2 = -0.6f;
+  const int d = 5;
+  std::uint64_t plus = 0, joint[4] = {0, 0, 0, 0};
+  for (std::uint32_t round = 0; round < 2; ++round) {
+    const std::size_t m = round == 0 ? kSampleChunk : 77;
+    StreamContext c = ctx;
+    c.round = round;
+    std::vector<float> x1(m, w1), x2(m, w2);
+    std::vector<std::uint64_t> b1(PackedWords(m)), b2(PackedWords(m));
+    std::vector<std::uint32_t> ones(m, 0);
+    EncodeLdpq(k, x1, c, 0, b1);
+    AccumulateBits(b1, ones);
+    for (std::uint32_t o : ones) plus += o;
+    EncodeCorBinQPair(k, x1, x2, d, c, 0, 0, 1, b1, b2);
+    std::vector<std::uint32_t> q1(m, 0), q2(m, 0);
+    AccumulateBits(b1, q1);
+    AccumulateBits(b2, q2);
+    for (std::size_t j = 0; j < m; ++j) ++joint[2 * q1[j] + q2[j]];
+  }
+  EXPECT_EQ(DrawSampleCounts(SampledQuantizer::kLdpq, w1, 0.0f, n, ctx, CpuChunkEncoder(SampledQuantizer::kLdpq, k, 0, 1)).plus,
+            plus);
+  const SampleCounts pair =
+      DrawSampleCounts(SampledQuantizer::kCorBinQ, w1, w2, n, ctx, CpuChunkEncoder(SampledQuantizer::kCorBinQ, k, d, 2));
+  for (int o = 0; o < 4; ++o) EXPECT_EQ(pair.joint[o], joint[o]) << o;
+  EXPECT_EQ(pair.joint[0] + pair.joint[1] + pair.joint[2] + pair.joint[3], n);
+  EXPECT_THROW(DrawSampleCounts(SampledQuantizer::kLdpq, w1, 0.0f, 0, ctx, CpuChunkEncoder(SampledQuantizer::kLdpq, k, 0, 1)),
+               InvalidArgument);
+  EXPECT_THROW(DrawSampleCounts(SampledQuantizer::kLdpq, w1, 0.0f, kMaxSampleDraws + 1, ctx,
+                                CpuChunkEncoder(SampledQuantizer::kLdpq, k, 0, 1)),
+               InvalidArgument);
+}
+
 }  // namespace
 }  // namespace dpfl::quant

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -45,6 +47,57 @@ TEST(CertificateKeys, MalformedKeyFilesAreInvalidArgument) {
   EXPECT_THROW(certify::ParseSecretKey(inconsistent, "key"), InvalidArgument);
   EXPECT_THROW(certify::ParseSecretKey(pub, "key"), InvalidArgument);
   EXPECT_THROW(certify::VerifySignature("x", "not a signature", k.public_key), InvalidArgument);
+}
+
+// Authenticity is decided by the library (certify::CheckAuthenticity), the CLI only reads files.
+TEST(CertificateAuthenticity, SignedUnsignedAndEachRejection) {
+  const certify::KeyPair k = certify::GenerateKeyPair(), other = certify::GenerateKeyPair();
+  const std::string hex = certify::Hex(k.public_key.data(), k.public_key.size());
+  const json signed_cert = {{"format", "dpfl-certificate-v2"}, {"authenticity", {{"signed", true}, {"public_key", hex}}}};
+  const std::string bytes = signed_cert.dump(2) + "\n";
+  const std::string sig = certify::Sign(bytes, k);
+  const auto check = [&](const json& cert, const std::string& text, const std::optional<std::string>& signature,
+                         const std::optional<std::array<std::uint8_t, 32>>& key) {
+    return certify::CheckAuthenticity(text, cert, signature, "certificate.json.sig", key);
+  };
+  const certify::Authenticity good = check(signed_cert, bytes, sig, k.public_key);
+  EXPECT_EQ(good.status, "signed");
+  EXPECT_TRUE(good.problems.empty());
+  EXPECT_EQ(good.checked.size(), 1u);
+  // Without a key nothing is rejected, and nothing is claimed beyond what the file says.
+  EXPECT_EQ(check(signed_cert, bytes, sig, std::nullopt).status, "signed, not checked (no --public-key): integrity only");
+  EXPECT_EQ(check(json{{"authenticity", {{"signed", false}}}}, "{}", std::nullopt, std::nullopt).status, "unsigned");
+  // Each way to fail, by name.
+  struct Case {
+    std::string what;
+    certify::Authenticity got;
+  };
+  std::string changed = bytes;
+  changed[5] ^= 1;
+  const json unsigned_cert = {{"authenticity", {{"signed", false}}}};
+  for (const Case& c : {Case{"says it is unsigned", check(unsigned_cert, bytes, sig, k.public_key)},
+                        Case{"no signature file", check(signed_cert, bytes, std::nullopt, k.public_key)},
+                        Case{"not the --public-key", check(signed_cert, bytes, sig, other.public_key)},
+                        Case{"does not verify", check(signed_cert, changed, sig, k.public_key)}}) {
+    EXPECT_EQ(c.got.status, "rejected") << c.what;
+    ASSERT_EQ(c.got.problems.size(), 1u) << c.what;
+    EXPECT_NE(c.got.problems[0].find(c.what), std::string::npos) << c.got.problems[0];
+    EXPECT_TRUE(c.got.checked.empty()) << c.what;
+  }
+  EXPECT_THROW(check(signed_cert, bytes, std::string("not a signature"), k.public_key), InvalidArgument);
+}
+
+TEST(CertificateAuthenticity, ParseCertificateTextRefusesNonJsonAndDeepNesting) {
+  EXPECT_EQ(certify::ParseCertificateText("{\"a\": 1}", "c.json", "file")["a"], 1);
+  EXPECT_THROW(certify::ParseCertificateText("{\"a\": ", "c.json", "file"), InvalidArgument);
+  const std::string deep = std::string(certify::kMaxCertificateDepth + 1, '[') + std::string(certify::kMaxCertificateDepth + 1, ']');
+  try {
+    certify::ParseCertificateText(deep, "c.json", "file");
+    ADD_FAILURE() << "deep nesting accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), "file");
+    EXPECT_NE(std::string(e.what()).find("nested deeper than"), std::string::npos) << e.what();
+  }
 }
 
 json Configuration(const std::string& mechanism, std::uint64_t clients, double dropout = 0) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -206,6 +207,41 @@ TEST(Synthetic, DeterministicAndSeedDependent) {
   std::set<std::int64_t> classes(a.labels.begin(), a.labels.end());
   EXPECT_EQ(classes.size(), 10u);
   for (float v : a.images) ASSERT_TRUE(v >= 0.0f && v <= 1.0f);
+}
+
+// Data sets by name (train and bench share this resolution): defaults, truncation, errors.
+TEST(NamedDataset, SyntheticTruncationAndUnknownNames) {
+  const data::NamedDataset all = data::LoadNamedDataset({"synthetic", "", 0, 300, 7});
+  EXPECT_EQ(all.data.size(), 300u);
+  EXPECT_TRUE(all.files.empty());
+  EXPECT_FALSE(all.truncated);
+  EXPECT_EQ(all.data.images, data::MakeSynthetic(300, 7).images);
+  const data::NamedDataset first = data::LoadNamedDataset({"synthetic", "", 120, 300, 7});
+  ASSERT_EQ(first.data.size(), 120u);
+  EXPECT_TRUE(first.truncated);
+  EXPECT_TRUE(std::equal(first.data.labels.begin(), first.data.labels.end(), all.data.labels.begin()));
+  EXPECT_FALSE(data::LoadNamedDataset({"synthetic", "", 300, 300, 7}).truncated);  // not fewer: unchanged
+  try {
+    data::LoadNamedDataset({"imagenet", "", 0, 300, 1});
+    ADD_FAILURE() << "unknown data set accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), "--dataset");
+    EXPECT_NE(std::string(e.what()).find("'imagenet'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(NamedDataset, DirectoryOverridesTheDefaultAndMissingFilesAreNamed) {
+  const std::string dir = ::testing::TempDir() + "/named_dataset_empty_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  for (const std::string name : {"fashion-mnist", "mnist", "cifar10"}) {
+    try {
+      data::LoadNamedDataset({name, dir, 0, 0, 1});
+      ADD_FAILURE() << name << " loaded from an empty directory";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(dir), std::string::npos) << e.what();
+    }
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Split, SeventyFourPercentAndDisjoint) {

@@ -3,6 +3,12 @@
 
 #include "dpfl/ref/numbers.hpp"
 
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "dpfl/validate.hpp"
+
 namespace dpfl::ref {
 namespace {
 
@@ -110,6 +116,106 @@ TEST(ExpEnclosure, EnclosesEAndIsNarrow) {
   EXPECT_GT(small.lo(), Q(1));
   EXPECT_THROW(ExpEnclosure(Q(1), 8, "--eps"), InvalidArgument);
   EXPECT_THROW(ExpEnclosure(Q(10000000), 64, "--eps"), InvalidArgument);
+}
+
+// ---- dpfl/validate.hpp: one domain check for every argument -------------------------------
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The message of the InvalidArgument that f throws (checking that its argument is `name`).
+template <class F>
+std::string MessageOf(F f, const std::string& name) {
+  try {
+    f();
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), name) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no InvalidArgument";
+  return {};
+}
+
+TEST(Validate, OpenAndClosedEnds) {
+  EXPECT_FALSE(Domain::Open(0, 1).Contains(0.0));
+  EXPECT_FALSE(Domain::Open(0, 1).Contains(1.0));
+  EXPECT_TRUE(Domain::Open(0, 1).Contains(0.5));
+  EXPECT_TRUE(Domain::Closed(0, 1).Contains(0.0));
+  EXPECT_TRUE(Domain::Closed(0, 1).Contains(1.0));
+  EXPECT_FALSE(Domain::Closed(0, 1).Contains(std::nextafter(1.0, 2.0)));
+  EXPECT_FALSE(Domain::OpenClosed(0, 1).Contains(0.0));
+  EXPECT_TRUE(Domain::OpenClosed(0, 1).Contains(1.0));
+  EXPECT_TRUE(Domain::ClosedOpen(0, 1).Contains(0.0));
+  EXPECT_FALSE(Domain::ClosedOpen(0, 1).Contains(1.0));
+  EXPECT_TRUE(Domain::Closed(0, 1).Contains(-0.0));  // -0 == 0
+  EXPECT_FALSE(Domain::Positive().Contains(-0.0));
+  EXPECT_FALSE(Domain::Positive().Contains(0.0));
+  EXPECT_TRUE(Domain::Positive().Contains(4.9e-324));  // the least subnormal is > 0
+  EXPECT_TRUE(Domain::Budget(1e6).Contains(1e6));
+  EXPECT_FALSE(Domain::Budget(1e6).Contains(std::nextafter(1e6, kInf)));
+  EXPECT_TRUE(Domain::Probability().Contains(0.0) && Domain::Probability().Contains(1.0));
+  EXPECT_FALSE(Domain::OpenUnit().Contains(0.0) || Domain::OpenUnit().Contains(1.0));
+}
+
+TEST(Validate, NaNIsInNoDomainAndInfinityOnlyThroughAClosedInfiniteEnd) {
+  for (const Domain d : {Domain::Finite(), Domain::Positive(), Domain::NonNegative(), Domain::Probability(),
+                         Domain::OpenUnit(), Domain::Budget(30), Domain::Closed(-kInf, kInf)})
+    EXPECT_FALSE(d.Contains(kNaN));
+  EXPECT_FALSE(Domain::Finite().Contains(kInf));
+  EXPECT_FALSE(Domain::Finite().Contains(-kInf));
+  EXPECT_FALSE(Domain::Positive().Contains(kInf));
+  EXPECT_FALSE(Domain::NonNegative().Contains(kInf));
+  EXPECT_TRUE(Domain::Closed(0, kInf).Contains(kInf));
+  EXPECT_TRUE(Domain::Closed(-kInf, kInf).Contains(-kInf));
+  EXPECT_EQ(MessageOf([] { Require("c", kNaN, Domain::Finite()); }, "c"), "c: must be finite, got nan");
+  EXPECT_EQ(MessageOf([] { Require("c", -kInf, Domain::Finite()); }, "c"), "c: must be finite, got -inf");
+  EXPECT_EQ(MessageOf([] { Require("sigma", kInf, Domain::Positive()); }, "sigma"),
+            "sigma: must be finite and > 0, got inf");
+  EXPECT_EQ(MessageOf([] { Require("p", kNaN, Domain::Probability()); }, "p"), "p: must be in [0, 1], got nan");
+}
+
+TEST(Validate, MessageEchoesTheValueInShortestRoundTripForm) {
+  EXPECT_EQ(MessageOf([] { Require("eps", 1e308, Domain::Budget(1e6)); }, "eps"),
+            "eps: must be in (0, 1e6], got 1e+308");
+  EXPECT_EQ(MessageOf([] { Require("r", 1e-320, Domain::ClosedOpen(1e-300, 1e300)); }, "r"),
+            "r: must be in [1e-300, 1e300), got 1e-320");
+  EXPECT_EQ(MessageOf([] { Require("p", 0.1, Domain::Closed(0.5, 1)); }, "p"), "p: must be in [0.5, 1], got 0.1");
+  EXPECT_EQ(MessageOf([] { Require("--eps-p", -0.0, Domain::Positive()); }, "--eps-p"),
+            "--eps-p: must be finite and > 0, got -0");
+  EXPECT_EQ(MessageOf([] { Require("delta", 1.0, Domain::OpenUnit()); }, "delta"), "delta: must be in (0, 1), got 1");
+  EXPECT_EQ(MessageOf([] { Require("x", -1.5, Domain::NonNegative()); }, "x"), "x: must be finite and >= 0, got -1.5");
+  EXPECT_EQ(MessageOf([] { Require("x", 3.0, Domain::Closed(-kInf, 2.5)); }, "x"), "x: must be <= 2.5, got 3");
+}
+
+TEST(Validate, MessageCarriesTheSpecReference) {
+  EXPECT_EQ(MessageOf([] { Require("eps", 1e308, Domain::Budget(1e6), "seed-000 §3.1"); }, "eps"),
+            "eps: must be in (0, 1e6], got 1e+308 (seed-000 §3.1)");
+  EXPECT_EQ(MessageOf([] { ThrowDomainError("n", "must be even", "3", "E43"); }, "n"), "n: must be even, got 3 (E43)");
+}
+
+TEST(Validate, ReturnsTheValue) {
+  EXPECT_EQ(Require("eps", 1e6, Domain::Budget(1e6)), 1e6);
+  EXPECT_EQ(Require("r", 4.9e-324, Domain::Positive(), "seed-000 Alg. 1"), 4.9e-324);
+  EXPECT_EQ(Require("w", kInf, Domain::Closed(-kInf, kInf)), kInf);
+  const Rational q = Q(1, 3);
+  EXPECT_EQ(&Require("q", q, Domain::OpenUnit(), EchoValue), &q);  // a reference to the argument
+}
+
+TEST(Validate, ExactValuesUseTheirOwnEchoAndIgnoreInfiniteEnds) {
+  EXPECT_EQ(MessageOf([] { Require("eps", Q(-1, 3), Domain::Positive(), EchoValue); }, "eps"),
+            "eps: must be > 0, got -1/3");  // no "finite": a rational always is
+  EXPECT_EQ(MessageOf([] { Require("eps", Q(2000001, 2), Domain::Closed(0, 1e6), EchoValue); }, "eps"),
+            "eps: must be in [0, 1e6], got 2000001/2");
+  EXPECT_EQ(MessageOf([] { Require("p_s", Q(3, 2), Domain::OpenClosed(0, 1), EchoValue, "E-P2"); }, "p_s"),
+            "p_s: must be in (0, 1], got 3/2 (E-P2)");
+  EXPECT_EQ(MessageOf([] { Require("gamma", Q(1, 2), Domain::ClosedOpen(0, 0.5), EchoValue); }, "gamma"),
+            "gamma: must be in [0, 0.5), got 1/2");
+  EXPECT_NO_THROW(Require("b", Rational(Pow2(2000)), Domain::Positive(), EchoValue));
+  EXPECT_NO_THROW(Require("x", Rational(-Pow2(2000)), Domain::Finite(), EchoValue));
+  EXPECT_NO_THROW(Require("p", Q(1), Domain::Probability(), EchoValue));
+  EXPECT_NO_THROW(Require("p", Q(0), Domain::NonNegative(), EchoValue));
+  // Rational endpoints compare exactly with the double bound: 1e6 + 2^-60 is outside (0, 1e6].
+  EXPECT_THROW(Require("eps", Rational(Q(1000000) + Pow2(-60)), Domain::Budget(1e6), EchoValue), InvalidArgument);
 }
 
 }  // namespace

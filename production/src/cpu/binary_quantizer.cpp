@@ -14,15 +14,14 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/format.hpp"
+#include "dpfl/validate.hpp"
 
 namespace dpfl::quant {
 
 BinaryLevels MakeBinaryLevels(double eps, double c, double r) {
-  if (!std::isfinite(eps) || !(eps > 0))
-    throw InvalidArgument("eps", "privacy budget must be finite and > 0, got " + ShortestDouble(eps));
-  if (!std::isfinite(c)) throw InvalidArgument("c", "center must be finite, got " + ShortestDouble(c));
-  if (!std::isfinite(r) || !(r > 0))
-    throw InvalidArgument("r", "radius must be finite and > 0, got " + ShortestDouble(r));
+  Require("eps", eps, Domain::Positive(), "seed-000 Alg. 1");
+  Require("c", c, Domain::Finite());
+  Require("r", r, Domain::Positive());
   const double e = std::exp(eps);
   const double alpha = (e + 1.0) / (e - 1.0);  // seed-000 Alg. 1 l.1
   if (!std::isfinite(alpha) || !(alpha > 1.0))

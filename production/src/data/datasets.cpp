@@ -252,6 +252,28 @@ Dataset LoadCifar10Directory(const std::string& dir) {
   return all;
 }
 
+NamedDataset LoadNamedDataset(const DatasetRequest& request) {
+  NamedDataset out;
+  const std::string& name = request.name;
+  if (name == "synthetic") {
+    out.data = MakeSynthetic(request.synthetic_samples, request.seed);
+  } else if (name == "fashion-mnist" || name == "mnist" || name == "cifar10") {
+    out.directory = !request.directory.empty() ? request.directory : "/usr/share/datasets/" + name;
+    const bool idx = name != "cifar10";
+    out.files = idx ? MnistFiles(out.directory) : Cifar10Files(out.directory);
+    out.data = idx ? LoadMnistDirectory(out.directory) : LoadCifar10Directory(out.directory);
+  } else {
+    throw InvalidArgument("--dataset", "must be fashion-mnist, mnist, cifar10 or synthetic, got '" + name + "'");
+  }
+  if (request.max_samples > 0 && request.max_samples < out.data.size()) {
+    std::vector<std::size_t> first(request.max_samples);
+    std::iota(first.begin(), first.end(), std::size_t{0});
+    out.data = out.data.Subset(first);
+    out.truncated = true;
+  }
+  return out;
+}
+
 Dataset MakeSynthetic(std::size_t n, std::uint64_t seed, double noise) {
   if (n == 0) throw InvalidArgument("n", "synthetic data set size must be >= 1");
   if (!(noise >= 0) || !std::isfinite(noise)) throw InvalidArgument("noise", "must be finite and >= 0");

@@ -5,11 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
 #include "dpfl/error.hpp"
+#include "dpfl/format.hpp"
+#include "dpfl/validate.hpp"
 
 namespace dpfl::fl {
 namespace {
@@ -101,12 +102,6 @@ bool BernoulliExpMinusBig(NoiseStream& s, const BigInt& num, const BigInt& den) 
   return ExpMinusFractionLoop(s, [&] { return BernoulliRatioBig(s, frac, den); });
 }
 
-std::string DoubleString(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
-
 }  // namespace
 
 // ---- rationals ---------------------------------------------------------------------------------
@@ -136,8 +131,7 @@ Ratio128 MakeRatio(Uint128 num, Uint128 den, const std::string& name) {
 }
 
 Ratio128 ExactRatio(double x, const std::string& name) {
-  if (!std::isfinite(x) || !(x > 0))
-    throw InvalidArgument(name, "must be finite and > 0, got " + DoubleString(x));
+  Require(name, x, Domain::Positive());
   // x = m·2^e with m an integer below 2^53 (frexp and ldexp are exact).
   int exp2 = 0;
   const double f = std::frexp(x, &exp2);
@@ -147,10 +141,10 @@ Ratio128 ExactRatio(double x, const std::string& name) {
   m >>= tz;
   exp2 += tz;
   if (exp2 >= 0) {
-    if (BitLength(m) + exp2 > 127) throw InvalidArgument(name, "must be below 2^127, got " + DoubleString(x));
+    if (BitLength(m) + exp2 > 127) throw InvalidArgument(name, "must be below 2^127, got " + ShortestDouble(x));
     return {static_cast<Uint128>(m) << exp2, 1};
   }
-  if (-exp2 > 127) throw InvalidArgument(name, "has a denominator above 2^127 (too small), got " + DoubleString(x));
+  if (-exp2 > 127) throw InvalidArgument(name, "has a denominator above 2^127 (too small), got " + ShortestDouble(x));
   return {m, kOne128 << -exp2};
 }
 

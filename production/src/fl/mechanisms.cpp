@@ -8,6 +8,7 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/format.hpp"
+#include "dpfl/validate.hpp"
 #include "dpfl/fl/stream_util.hpp"
 #include "dpfl/quant/cq.hpp"
 #ifdef DPFL_FL_WIRING_MUTANTS  // test-only copy of this file (tests/CMakeLists.txt); never in dpfl_fl
@@ -84,22 +85,17 @@ double EffectiveGamma(const MechanismConfig& config) {
 
 void ValidateMechanism(const MechanismConfig& config, std::uint32_t n) {
   if (n == 0) throw InvalidArgument("--clients", "must be >= 1");
-  if (HasPldp(config.kind) && (!(config.eps_p > 0) || !std::isfinite(config.eps_p)))
-    throw InvalidArgument("--eps-p", "must be finite and > 0, got " + Str(config.eps_p));
-  if (HasPldp(config.kind) && config.eps_p > 30)
-    throw InvalidArgument("--eps-p", "must be <= 30 (alpha = coth(eps/2) must exceed 1 in double), got " + Str(config.eps_p));
+  if (HasPldp(config.kind))
+    Require("--eps-p", config.eps_p, Domain::Budget(30), "alpha = coth(eps/2) must exceed 1 in double");
   if (UsesPairs(config.kind) && (config.d < 0 || config.d > 62))
     throw InvalidArgument("--d", "shared bits must be in [0, 62], got " + std::to_string(config.d));
-  if (!(config.dropout >= 0 && config.dropout < 1))
-    throw InvalidArgument("--dropout", "must be in [0, 1), got " + Str(config.dropout));
-  if (config.kind == MechanismKind::kGaussian && !(config.delta > 0 && config.delta < 1))
-    throw InvalidArgument("--delta", "must be in (0, 1), got " + Str(config.delta));
+  Require("--dropout", config.dropout, Domain::ClosedOpen(0, 1));
+  if (config.kind == MechanismKind::kGaussian) Require("--delta", config.delta, Domain::OpenUnit());
   // The exact discrete noise has a parameter range (e.g. σ² < 2^64): fail at start-up, not at
   // the first encode.
   if (config.kind == MechanismKind::kGaussian || config.kind == MechanismKind::kLaplace) DiscreteNoiseLawFor(config);
   if (config.kind == MechanismKind::kAugCorBinFl) {
-    if (!(config.gamma > 0 && config.gamma < 1))
-      throw InvalidArgument("--gamma", "augcorbin-fl needs gamma in (0, 1), got " + Str(config.gamma));
+    Require("--gamma", config.gamma, Domain::OpenUnit(), "augcorbin-fl");
     const auto solo = static_cast<std::uint32_t>(std::llround(config.gamma * n));
     if ((n - std::min(solo, n)) % 2 != 0)
       throw InvalidArgument("--gamma", "(1 - gamma) n = " + std::to_string(n - std::min(solo, n)) +
@@ -131,9 +127,11 @@ std::vector<LayerRange> RangesFromWeights(std::span<const float> w, const std::v
 }
 
 double AnalyticGaussianSigma(double eps, double delta, double sensitivity) {
-  if (!(eps > 0) || !std::isfinite(eps)) throw InvalidArgument("eps", "must be finite and > 0");
-  if (!(delta > 0 && delta < 1)) throw InvalidArgument("delta", "must be in (0, 1)");
-  if (!(sensitivity > 0) || !std::isfinite(sensitivity)) throw InvalidArgument("sensitivity", "must be finite and > 0");
+  // The cap of --eps-p: beyond it e^eps in the analytic delta loses the double range long before
+  // the bisection could notice (e^eps overflows at eps > 709 and the comparisons see NaN).
+  Require("eps", eps, Domain::Budget(30), "same cap as --eps-p");
+  Require("delta", delta, Domain::OpenUnit());
+  Require("sensitivity", sensitivity, Domain::Positive());
   double lo = sensitivity * 1e-6, hi = sensitivity;
   while (AnalyticDelta(eps, hi, sensitivity) > delta) hi *= 2;
   while (AnalyticDelta(eps, lo, sensitivity) <= delta && lo > 1e-300) lo /= 2;
@@ -149,8 +147,7 @@ double LaplaceScale(double eps, double sensitivity) { return sensitivity / eps; 
 DiscreteNoiseLaw DiscreteNoiseLawFor(const MechanismConfig& config) {
   if (config.kind != MechanismKind::kGaussian && config.kind != MechanismKind::kLaplace)
     throw InvalidArgument("--mechanism", MechanismName(config.kind) + " adds no gaussian/laplace noise");
-  if (!(config.eps_p > 0) || !std::isfinite(config.eps_p))
-    throw InvalidArgument("--eps-p", "must be finite and > 0, got " + Str(config.eps_p));
+  Require("--eps-p", config.eps_p, Domain::Positive());
   DiscreteNoiseLaw law;
   law.kind = config.kind;
   law.grid_steps = kNoiseGridSteps;
@@ -164,7 +161,7 @@ DiscreteNoiseLaw DiscreteNoiseLawFor(const MechanismConfig& config) {
     law.laplace_scale = MakeRatio(n * eps.den, eps.num, "--eps-p");
     return law;
   }
-  if (!(config.delta > 0 && config.delta < 1)) throw InvalidArgument("--delta", "must be in (0, 1), got " + Str(config.delta));
+  Require("--delta", config.delta, Domain::OpenUnit());
   // σ_N: the continuous analytic σ for sensitivity N; the margin 1 + 2^−20 and the ceiling make
   // σ² ≥ σ_N² whatever the double rounding of the bisection (relative 10^−12) and of the square.
   const double sigma = AnalyticGaussianSigma(config.eps_p, config.delta, static_cast<double>(kNoiseGridSteps)) *

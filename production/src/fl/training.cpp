@@ -14,7 +14,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
-#include <iostream>
 #include <numeric>
 #include <span>
 #include <string_view>
@@ -195,7 +194,7 @@ std::vector<std::size_t> SampleOrder(const TrainConfig& config, std::uint32_t cl
   cur.ctx.key = DeriveKey(config.seed, "shuffle", client);
   cur.addr = {round, client, rng::Purpose::kPrivateCoin};
   // An empty shard (possible with a Dirichlet split of few samples over many clients) has no
-  // sample order: the client trains nothing this round (issue 13 item 4; this loop used to
+  // sample order: the client trains nothing this round (this loop used to
   // spin forever looking for samples in an empty shard).
   if (shard == 0) return {};
   const std::size_t want = config.local_steps > 0 ? static_cast<std::size_t>(config.local_steps) * config.batch
@@ -211,13 +210,6 @@ std::vector<std::size_t> SampleOrder(const TrainConfig& config, std::uint32_t cl
   return order;
 }
 
-std::string Clock(double seconds) {
-  const long s = std::lround(seconds);
-  std::ostringstream o;
-  o << std::setfill('0') << std::setw(2) << s / 3600 << ':' << std::setw(2) << (s / 60) % 60 << ':' << std::setw(2) << s % 60;
-  return o.str();
-}
-
 void WriteMetrics(const fs::path& path, const std::vector<RoundRecord>& history) {
   std::ostringstream o;
   o << "round,train_loss,val_loss,val_accuracy,test_loss,test_accuracy,survivors,pairs,solo,uplink_bits,reloaded_best,"
@@ -229,30 +221,6 @@ void WriteMetrics(const fs::path& path, const std::vector<RoundRecord>& history)
       << (r.reloaded_best ? 1 : 0) << ',' << (r.monitor.applicable ? (r.monitor.passed ? "1" : "0") : "na") << ','
       << r.seconds << ',' << r.mechanism_seconds << ',' << r.idle << '\n';
   WriteAtomic(path, o.str());
-}
-
-std::vector<std::string> Plot(const fs::path& dir, const std::string& title) {
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    std::cerr << "dpfl: warning: gnuplot not found, accuracy.png and loss.png not written\n";
-    return {};
-  }
-  const fs::path script = dir / "plots.gp";
-  std::ofstream gp(script);
-  const std::string csv = (dir / "metrics.csv").string();
-  gp << "set datafile separator ','\nset terminal png size 900,540\nset key bottom right\nset grid\n"
-     << "set xlabel 'round'\nset title '" << title << "'\n"
-     << "set output '" << (dir / "accuracy.png").string() << "'\nset ylabel 'accuracy'\n"
-     << "plot '" << csv << "' using 1:4 with linespoints title 'validation', '' using 1:6 with linespoints title 'test'\n"
-     << "set key top right\nset output '" << (dir / "loss.png").string() << "'\nset ylabel 'loss'\n"
-     << "plot '" << csv << "' using 1:2 with linespoints title 'train', '' using 1:3 with linespoints title 'validation', "
-     << "'' using 1:5 with linespoints title 'test'\n";
-  gp.close();
-  const std::string cmd = "gnuplot '" + script.string() + "' 2>/dev/null";
-  if (std::system(cmd.c_str()) != 0) {
-    std::cerr << "dpfl: warning: gnuplot failed, plots not written\n";
-    return {};
-  }
-  return {(dir / "accuracy.png").string(), (dir / "loss.png").string()};
 }
 
 }  // namespace
@@ -376,14 +344,17 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
           monitor_samples.insert(monitor_samples.end(), samples.begin(), samples.end());
         });
       }
-      if (config.progress) {
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const double done = (t - first_round) + static_cast<double>(i + 1) / config.clients;
-        const double eta = done > 0 ? elapsed / done * (config.rounds - first_round - done) : 0;
-        std::cerr << "\r[" << MechanismName(config.mechanism.kind) << "] round " << t + 1 << '/' << config.rounds
-                  << "  clients " << i + 1 << '/' << config.clients << "  val acc "
-                  << (state.history.empty() ? std::string("-") : Str(state.history.back().val_accuracy))
-                  << "  ETA " << Clock(eta) << "   " << std::flush;
+      if (hooks.progress) {
+        TrainProgress p;
+        p.mechanism = MechanismName(config.mechanism.kind);
+        p.round = t;
+        p.rounds = config.rounds;
+        p.first_round = first_round;
+        p.clients_done = i + 1;
+        p.clients = config.clients;
+        p.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!state.history.empty()) p.last_val_accuracy = state.history.back().val_accuracy;
+        hooks.progress(p);
       }
     }
     if (config.mechanism.kind == MechanismKind::kCq && !cq_rows.empty())
@@ -430,13 +401,22 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
     SaveCheckpoint(result.checkpoint_path, fingerprint, state);
     WriteMetrics(result.metrics_path, state.history);
   }
-  if (config.progress) std::cerr << "\n";
+  if (hooks.progress) {
+    TrainProgress p;
+    p.mechanism = MechanismName(config.mechanism.kind);
+    p.round = p.rounds = config.rounds;
+    p.first_round = first_round;
+    p.clients_done = p.clients = config.clients;
+    p.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!state.history.empty()) p.last_val_accuracy = state.history.back().val_accuracy;
+    p.finished = true;
+    hooks.progress(p);
+  }
   WriteMetrics(result.metrics_path, state.history);
   WriteAtomic(result.weights_path, FloatsToBytes(state.global));
   result.final_weights = state.global;
   result.final_test = trainer.Evaluate(state.global, split.test);
   result.history = state.history;
-  if (config.plots) result.plots = Plot(dir, MechanismName(config.mechanism.kind));
   return result;
 }
 

@@ -73,6 +73,30 @@ std::vector<std::string> Cifar10Files(const std::string& dir);
 // (pixels in [0, 1]) and each sample is prototype + N(0, noise²) per pixel, clamped to [0, 1].
 Dataset MakeSynthetic(std::size_t n, std::uint64_t seed, double noise = 0.35);
 
+// A data set by name, as `dpfl train --dataset` and `dpfl bench rounds` take it:
+//   fashion-mnist  IDX files in `directory` (default /usr/share/datasets/fashion-mnist, Debian's
+//                  dataset-fashion-mnist)
+//   mnist          IDX files (default /usr/share/datasets/mnist, written by scripts/install-deps.sh)
+//   cifar10        binary batches (default /usr/share/datasets/cifar10; only where a user puts them)
+//   synthetic      MakeSynthetic(synthetic_samples, seed); no files
+// then, if 0 < max_samples < size, only the first max_samples samples (before any split).
+struct DatasetRequest {
+  std::string name = "fashion-mnist";
+  std::string directory;  // empty: the default above
+  std::size_t max_samples = 0;
+  std::size_t synthetic_samples = 3000;
+  std::uint64_t seed = 1;  // synthetic only
+};
+struct NamedDataset {
+  Dataset data;
+  std::string directory;           // where the files were read ("" for synthetic)
+  std::vector<std::string> files;  // the files read, in a fixed order (for hashing)
+  bool truncated = false;          // max_samples applied
+};
+// Throws InvalidArgument("--dataset", …) for an unknown name, and the loaders' errors (naming
+// the file) for missing or malformed files.
+NamedDataset LoadNamedDataset(const DatasetRequest& request);
+
 struct Split {
   Dataset train, validation, test;
 };

@@ -1,4 +1,4 @@
-// The FL round loop (issue 6; DESIGN.md "FL loop"; seed-000 §3.3–3.6, §5). Free of LibTorch:
+// The FL round loop (DESIGN.md "FL loop"; seed-000 §3.3–3.6, §5). Free of LibTorch:
 // the model is a LocalTrainer.
 //
 // Round t (0-based): the server computes per-layer (c, r) from the current global model
@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -44,8 +45,6 @@ struct TrainConfig {
   std::string keys = "simulated";    // simulated (from the seed, reproducible) | random (randombytes)
   std::string out_dir;
   bool resume = false;
-  bool progress = true;
-  bool plots = true;
 };
 // Throws InvalidArgument (one line, naming the flag) for impossible values.
 void ValidateTrainConfig(const TrainConfig& config);
@@ -75,7 +74,22 @@ struct RoundRecord {
   MonitorOutcome monitor;
 };
 
+// Where the loop is, for a progress display (the library itself never writes to a terminal:
+// the CLI's reporter, production/cli/run_report.hpp, draws the line).
+struct TrainProgress {
+  std::string mechanism;
+  std::uint32_t round = 0;        // 0-based round in progress (= rounds when finished)
+  std::uint32_t rounds = 0;
+  std::uint32_t first_round = 0;  // first round of this invocation (> 0 after --resume)
+  std::uint32_t clients_done = 0, clients = 0;
+  double elapsed_seconds = 0;     // since this invocation's first round began
+  std::optional<double> last_val_accuracy;  // of the last completed round
+  bool finished = false;          // the last call: every round is done
+};
+
 struct TrainHooks {
+  // Called after each client of each round and once at the end; may be empty.
+  std::function<void(const TrainProgress&)> progress;
   // Runtime monitor (DESIGN.md "Certificate"): called every round with the sampled outputs; a
   // failed outcome aborts the run (fail closed) with MonitorFailure.
   std::function<MonitorOutcome(const MechanismConfig&, std::uint32_t round, const std::vector<MonitorSample>&)> monitor;
@@ -93,15 +107,14 @@ struct TrainResult {
   Evaluation final_test;
   std::string weights_path, metrics_path, checkpoint_path;
   std::string transcript_start;  // h_0 (TranscriptStart)
-  std::vector<std::string> plots;
 };
 
-// Runs (or resumes) training; writes metrics.csv, checkpoint.bin, final_weights.bin and, with
-// gnuplot, accuracy.png and loss.png to config.out_dir.
+// Runs (or resumes) training; writes metrics.csv, checkpoint.bin and final_weights.bin to
+// config.out_dir (plots are drawn by the CLI from metrics.csv: production/cli/run_report.hpp).
 TrainResult RunTraining(const TrainConfig& config, const data::Split& split, LocalTrainer& trainer,
                         const TrainHooks& hooks = {});
 
-// Transcript hash chain (issue 13, certificate v2; layout in docs/training.md). SHA-256 with
+// Transcript hash chain (DESIGN.md "Certificate (v2)"; layout in docs/training.md). SHA-256 with
 // length-prefixed fields, integers and floats little-endian:
 //   h_0 = H("dpfl-transcript-v1", fingerprint JSON (the fields that determine the weights),
 //           config.transcript_context)

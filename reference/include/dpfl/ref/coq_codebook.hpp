@@ -35,9 +35,7 @@ inline Rational PowRational(const Rational& base, int n) {
 }
 
 inline void ValidateCoqPx(const Rational& px) {
-  if (!(px > 0 && px < 1))
-    throw InvalidArgument("px", "CR coin bias p_x must lie in (0, 1), got " + ToExactString(px) +
-                                    " (seed-001 §3.7)");
+  Require("px", px, Domain::OpenUnit(), EchoValue, "CR coin bias p_x, seed-001 §3.7");
 }
 // d ∈ [0, 62] with p_x = 1/2 (closed forms); d ∈ [0, 20] otherwise (explicit lists).
 inline void ValidateCoqBits(int d, const Rational& px) {

@@ -154,6 +154,7 @@ bool NarrowEnough(const Enclosure& e, int p);
 bool DecideGreaterEqual(const Enclosure& lhs, const Enclosure& rhs);
 
 // ---- validation helpers (throw InvalidArgument naming `name`) ------------------------------
+// The Rational domain checks are dpfl::Require (dpfl/validate.hpp) with EchoValue.
 void ValidatePrecision(int bits);  // [32, 100000]; names "precision"
 bool IsInteger(const Rational& x);
 void ValidatePositiveInteger(const Rational& x, const std::string& name);  // integer ≥ 1

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "dpfl/ref/numbers.hpp"
+#include "dpfl/validate.hpp"
 
 namespace dpfl::ref {
 
@@ -38,7 +39,7 @@ Real LdpqProbPlus(const Real& alpha, const Rational& c, const Rational& r, const
 template <class Real>
 void ValidateBinaryQuantizerDomain(const Real& E, const Rational& r) {
   if (!(E > Real(1))) throw InvalidArgument("E", "must satisfy E = e^eps > 1 (eps > 0)");
-  if (!(r > 0)) throw InvalidArgument("r", "radius must be > 0, got " + EchoValue(r));
+  Require("r", r, Domain::Positive(), EchoValue);
 }
 inline void ValidateWeightInRange(const Rational& c, const Rational& r, const Rational& w,
                                   const std::string& name) {

@@ -59,10 +59,15 @@ Interval BnnGammaMax(const Rational& eps, const Rational& delta, const Rational&
                      bool as_printed, int precision_bits = kDefaultAccountingPrecisionBits);
 // α* = 1 + 2 ln(1/δ)/ε.
 Interval BnnAlphaStar(const Rational& eps, const Rational& delta, int precision_bits = kDefaultAccountingPrecisionBits);
-// Exact δ(ε) for k = T·h bits (k ≤ 20000). Names "eps" (< 0), "gamma", "k".
+// Largest k = T·h for which the exact profile below is computed (its cost grows like k²).
+inline constexpr unsigned long kBnnExactMaxBits = 20000;
+// Exact δ(ε) for k = T·h bits (k ≤ kBnnExactMaxBits). Names "eps" (< 0), "gamma", "k".
 Interval BnnExactDelta(const Rational& eps, const Rational& gamma, const Rational& k,
                        int precision_bits = kDefaultAccountingPrecisionBits);
-// ε_exact(δ) (k = T·h ≤ 20000): an interval that certainly contains min{ε : δ(ε) ≤ δ}.
+// ε_exact(δ) (k = T·h ≤ kBnnExactMaxBits): an interval that certainly contains min{ε : δ(ε) ≤ δ}.
 Interval BnnEpsilonExact(const BnnSetting& s);
+// Pure ε of k = T·h RR bits with keep probability 1/2 + γ: k·D_∞ = k·ln((1/2 + γ)/(1/2 − γ))
+// (basic composition of pure DP, tight for RR since the worst outputs align), at s.precision_bits.
+Interval BnnEpsilonPure(const BnnSetting& s);
 
 }  // namespace dpfl::ref
