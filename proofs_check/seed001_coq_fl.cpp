@@ -1,6 +1,7 @@
 // dpfl-proofs — seed 001 (CoQ-FL / LDP-FedCR draft): its lemmas, equations, algorithmic claims
 // and the [DERIVED] statements of spec 001, checked with exact rationals.
 #include <algorithm>
+#include <utility>
 
 #include "claims.hpp"
 #include "dpfl/ref/coq.hpp"
@@ -283,21 +284,46 @@ Verdict CheckFiniteDSup(const CheckOptions& o) {
   return v;
 }
 
+// Vertex of the parabola through (x_k, y_k), k = 0, 1, 2 (distinct x): −B/(2A) of the
+// interpolating A x² + B x + C, from divided differences; A is returned too (A < 0: a maximum).
+std::pair<Rational, Rational> ParabolaVertex(const Rational (&x)[3], const Rational (&y)[3]) {
+  const Rational d01 = (y[1] - y[0]) / (x[1] - x[0]), d12 = (y[2] - y[1]) / (x[2] - x[1]);
+  const Rational A = (d12 - d01) / (x[2] - x[0]);
+  const Rational B = d01 - A * (x[0] + x[1]);
+  return {Rational(-B / (2 * A)), A};
+}
+
 Verdict CheckMaximiserOutside(const CheckOptions&) {
-  // §4.6(c) / E11: the unconstrained maximiser w_i + w_j = 2c ± αr of Eq. (6) lies outside the
-  // admissible [2c − 2r, 2c + 2r] iff α > 2.
+  // §4.6(c) / E11: locate the maximiser of Eq. (6) from the formula's own values, without using
+  // where the paper says it is. Eq. (6) is one concave quadratic in E[w] on each side of c; its
+  // vertex is found from three exact evaluations per side (ref::Eq6PairSumVariance, c = 0,
+  // r = 1). The claim: the vertex's pair sum w_i + w_j = 2 E[w] lies outside the admissible
+  // [2c − 2r, 2c + 2r] for large α — exactly iff α > 2 (spec [DERIVED]). Also the admissible sup
+  // (§4.6(d)) is attained at the edge w_i = w_j = c ± r when α ≥ 2.
   Search s;
   for (long k = 101; k <= 1000; k += 3) {
     s.Count();
     const Rational E = Q(k, 100), alpha = ref::AlphaFromE(E);
-    const bool outside = alpha * 1 > 2;  // r = 1: αr > 2r
-    if (outside != (alpha > 2)) s.Violation("E=" + S(E));
-    // And the admissible sup of Eq. (6) is r²α² (α ≤ 2) or 4r²(α − 1) (α ≥ 2), at S ∈ {1 ± 1/α·…}.
+    bool outside = false;
+    for (int side : {-1, 1}) {
+      const Rational x[3] = {Q(side, 8), Q(side, 4), Q(side, 2)};  // E[w] on this side of c = 0
+      Rational y[3];
+      for (int t = 0; t < 3; ++t) y[t] = ref::Eq6PairSumVariance(alpha, Q(0), Q(1), x[t], x[t]);
+      const auto [vertex, curvature] = ParabolaVertex(x, y);
+      if (!(curvature < 0)) s.Violation("E=" + S(E) + ": Eq. (6) is not concave on side " + std::to_string(side));
+      const Rational sum = 2 * vertex;  // w_i + w_j at the maximiser
+      if (sum * side <= 0) s.Violation("E=" + S(E) + ": the side-" + std::to_string(side) + " vertex " + S(sum) + " is on the wrong side");
+      outside = outside || sum > 2 || sum < -2;
+    }
+    if (outside != (alpha > 2))
+      s.Violation("E=" + S(E) + " (α = " + S(alpha) + "): the located maximiser is " + (outside ? "outside" : "inside") +
+                  " [2c − 2r, 2c + 2r], the statement says " + (alpha > 2 ? "outside" : "inside"));
     const Rational sup_ideal = ref::IdealPairSumVarianceSup(alpha, Q(1));
     const Rational at_edge = ref::Eq6PairSumVariance(alpha, Q(0), Q(1), Q(1), Q(1));  // w_i = w_j = c + r
     if (alpha >= 2 && at_edge != sup_ideal) s.Violation("E=" + S(E) + ": edge value " + S(at_edge));
   }
-  return s.AsVerdict("maximiser outside iff α > 2 (ε < ln 3); then the sup 4r²(α−1) is at w_i = w_j = c ± r");
+  return s.AsVerdict("maximiser of Eq. (6) located from three exact evaluations per side: outside the admissible sums "
+                     "iff α > 2 (ε < ln 3); then the sup 4r²(α−1) is at w_i = w_j = c ± r");
 }
 
 Verdict CheckRoleSymmetryHalf(const CheckOptions& o) {
