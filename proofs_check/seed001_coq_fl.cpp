@@ -123,20 +123,31 @@ Verdict CheckEq6(const CheckOptions& o) {
 }
 
 Verdict CheckAppendixBTable(const CheckOptions& o) {
+  // Appendix B's table, derived from the algorithm: with dyadic marginals P_A, P_B = k/2^d the
+  // literal CoQ-FL (Alg. 2, corrected list, p_x = 1/2) has no tie cell, so its joint law,
+  // enumerated over the 2^d shared bit vectors (ref::CoqJointBruteForce), is the ideal coupling
+  // itself. Its π+- and π-+ are compared with the printed P_A, P_B and with min(P_A, 1 − P_B),
+  // min(P_B, 1 − P_A) (E6).
   Search printed, corrected;
-  ForEachPairInstance(o, 0, [&](const PairInstance& x) {
-    const Rational alpha = ref::AlphaFromE(x.E);
-    const Rational PA = ref::LdpqProbPlus(alpha, x.c, x.r, x.w1), PB = ref::LdpqProbPlus(alpha, x.c, x.r, x.w2);
-    const Rational pp = ref::IdealPiPlusPlus(PA, PB);
-    const Rational pm = PA - pp, mp = PB - pp;  // from the marginals of the ideal coupling
-    printed.Count();
-    if (pm != PA || mp != PB)
-      printed.Violation(x.Describe() + ": π+- = " + S(pm) + " ≠ P_A = " + S(PA) + " (S = P_A + P_B = " +
-                        S(Rational(PA + PB)) + " > 1)");
-    corrected.Count();
-    if (pm != std::min(PA, Rational(1 - PB)) || mp != std::min(PB, Rational(1 - PA))) corrected.Violation(x.Describe());
-  });
-  return CompareVariants(printed, corrected, "Appendix B: π+- = P_A, π-+ = P_B as printed vs min(P_A, 1−P_B), min(P_B, 1−P_A) (E6)");
+  for (int d = 2; d <= (o.quick ? 4 : 6); ++d) {
+    const long N = 1L << d;
+    for (long a = 0; a <= N; ++a)
+      for (long b = 0; b <= N; ++b) {
+        const Rational PA = Q(a, N), PB = Q(b, N);
+        const auto joint = ref::CoqJointBruteForce<Rational>(Q(1, 2), d, PA, PB, ref::CoqList::kCorrected);
+        const std::string where = "d=" + std::to_string(d) + " P_A=" + S(PA) + " P_B=" + S(PB);
+        printed.Count();
+        if (joint.pm != PA || joint.mp != PB)
+          printed.Violation(where + ": enumerated π+- = " + S(joint.pm) + ", π-+ = " + S(joint.mp) + " ≠ (P_A, P_B) (S = " +
+                            S(Rational(PA + PB)) + " > 1)");
+        corrected.Count();
+        if (joint.pm != std::min(PA, Rational(1 - PB)) || joint.mp != std::min(PB, Rational(1 - PA)))
+          corrected.Violation(where + ": enumerated π+- = " + S(joint.pm) + ", π-+ = " + S(joint.mp));
+      }
+  }
+  return CompareVariants(printed, corrected,
+                         "joint law of the literal algorithm at dyadic marginals (enumerated) vs π+- = P_A, π-+ = P_B "
+                         "as printed and min(P_A, 1−P_B), min(P_B, 1−P_A) (E6)");
 }
 
 Verdict CheckProbabilityList(const CheckOptions& o) {
@@ -215,22 +226,42 @@ Verdict CheckFiftyPercentBudget(const CheckOptions& o) {
 }
 
 Verdict CheckLocalCoinProbability(const CheckOptions& o) {
-  // "Each client decides by local randomness only with probability 1/2^(d−1)". Per client it is
-  // p(k_own) = 2^−d for p_x = 1/2; 2^−(d−1) bounds "either client of the pair" (E15).
+  // "Each client decides by local randomness only with probability 1/2^(d−1)". Enumerated from
+  // the literal algorithm (Alg. 2 l.11–18 with the corrected ProbabilityList, p_x = 1/2): every
+  // shared bit vector b ∈ {0,1}^d with its weight, I = ConvertToInteger(b); a client uses its
+  // private coin exactly when I = idx (neither I < idx nor I ≥ idx + 1). Per client this is 2^−d;
+  // 2^−(d−1) bounds "either client of the pair" (E15), which is checked too.
   Search printed, corrected;
-  for (int d = 1; d <= (o.quick ? 8 : 20); ++d) {
-    const ref::CoqCodebook book(Q(1, 2), d);
+  const Rational px(1, 2);
+  for (int d = 1; d <= (o.quick ? 10 : 14); ++d) {
+    const std::vector<Rational> list = ref::ProbabilityListCorrected(px, d);
     for (const Rational& P : {Q(1, 3), Q(1, 2), Q(5, 7)}) {
-      const auto cell = ref::AliceCell(book, P);
-      const Rational p_coin = book.p(cell.k);  // P(I = k_A)
+      const auto alice = ref::MakePerturbWeightRule(list, P, +1, ref::CoqList::kCorrected, "wA");
+      const auto bob = ref::MakePerturbWeightRule(list, Rational(1 - P / 2), -1, ref::CoqList::kCorrected, "wB");
+      Rational p_alice(0), p_either(0);
+      std::vector<bool> bits(static_cast<std::size_t>(d));
+      for (std::uint64_t z = 0; z < (std::uint64_t{1} << d); ++z) {
+        Rational weight(1);
+        for (int k = 0; k < d; ++k) {
+          bits[static_cast<std::size_t>(k)] = ((z >> k) & 1U) != 0;
+          weight *= bits[static_cast<std::size_t>(k)] ? px : Rational(1 - px);
+        }
+        const Int I = ref::ConvertToInteger(bits);
+        if (I == alice.idx) p_alice += weight;
+        if (I == alice.idx || I == bob.idx) p_either += weight;
+      }
+      const std::string where = "d=" + std::to_string(d) + " P_A=" + S(P);
       printed.Count();
-      if (p_coin != ref::Pow2(1 - d))
-        printed.Violation("d=" + std::to_string(d) + ": P(Alice uses her coin) = " + S(p_coin) + " ≠ 1/2^(d−1)");
+      if (p_alice != ref::Pow2(1 - d))
+        printed.Violation(where + ": P(Alice uses her coin) = " + S(p_alice) + " ≠ 1/2^(d−1) = " + S(ref::Pow2(1 - d)));
       corrected.Count();
-      if (p_coin != ref::Pow2(-d)) corrected.Violation("d=" + std::to_string(d));
+      if (p_alice != ref::Pow2(-d) || p_either > ref::Pow2(1 - d))
+        corrected.Violation(where + ": P(Alice) = " + S(p_alice) + ", P(either) = " + S(p_either));
     }
   }
-  return CompareVariants(printed, corrected, "per-client local-coin probability 1/2^(d−1) as printed vs 2^−d (E15)");
+  return CompareVariants(printed, corrected,
+                         "coin use enumerated over the shared bits (literal Alg. 2): per client 2^−d, either client of "
+                         "the pair ≤ 2^−(d−1); printed 1/2^(d−1) per client (E15)");
 }
 
 Verdict CheckBooleanProgram(const CheckOptions&) {
