@@ -119,11 +119,14 @@ int main(int argc, char** argv) {
     nlohmann::json out;
     out["claims"] = nlohmann::json::array();
     for (const Row& r : rows) {
+      // Erratum ids repeat across the five specs, so JSON qualifies them with the seed.
+      std::vector<std::string> errata;
+      for (const std::string& e : r.claim->errata) errata.push_back(r.claim->seed + "/" + e);
       out["claims"].push_back({{"id", r.claim->id},
                                {"seed", r.claim->seed},
                                {"statement", r.claim->statement},
                                {"spec_ref", r.claim->spec_ref},
-                               {"errata", r.claim->errata},
+                               {"errata", errata},
                                {"status", StatusName(r.verdict.status)},
                                {"expected", StatusName(r.claim->expected)},
                                {"instances_checked", r.verdict.instances_checked},
@@ -142,7 +145,9 @@ int main(int argc, char** argv) {
           "exactly, never with a tolerance.\n\n"
           "Verdicts: **PASS** holds on every instance; **FAIL** a counterexample was found (smallest in the "
           "enumeration order, exact); **PASS_CORRECTED** fails as printed, holds in the spec's corrected form; "
-          "**INCONCLUSIVE** an asymptotic claim, with what was checked and the trend.\n\n";
+          "**PASS_LOOSE** holds, but the printed bound is looser than the truth (reported beside it); "
+          "**INCONCLUSIVE** an asymptotic claim, with what was checked and the trend; **DEFINITION** a "
+          "definition or identity, reported and not counted as a check.\n\n";
     std::map<std::string, int> counts;
     for (const Row& r : rows) ++counts[StatusName(r.verdict.status)];
     md << "Summary: " << rows.size() << " claims";
