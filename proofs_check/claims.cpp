@@ -9,6 +9,8 @@ const char* StatusName(Status s) {
     case Status::kFail: return "FAIL";
     case Status::kPassCorrected: return "PASS_CORRECTED";
     case Status::kInconclusive: return "INCONCLUSIVE";
+    case Status::kPassLoose: return "PASS_LOOSE";
+    case Status::kDefinition: return "DEFINITION";
   }
   return "?";
 }

@@ -7,8 +7,12 @@
 //   FAIL            a counterexample was found (the smallest one, in exact form);
 //   PASS_CORRECTED  fails as printed (counterexample reported) and holds in the spec's corrected
 //                   form (both are run);
+//   PASS_LOOSE      holds as printed, but the printed bound is looser than the truth, which is
+//                   reported beside it (a valid but loose bound is not a failure);
 //   INCONCLUSIVE    cannot be settled by finite checking (e.g. an asymptotic claim): the note says
-//                   what was checked and the observed trend.
+//                   what was checked and the observed trend;
+//   DEFINITION      the statement is a definition or an identity by construction: reported, not
+//                   counted as a check.
 //
 // Each claim also records the verdict the catalog *expects* (`expected`), written from the spec,
 // not from a run: ctest asserts verdict == expected for every claim, so a regression in the
@@ -22,7 +26,7 @@
 
 namespace dpfl::proofs {
 
-enum class Status { kPass, kFail, kPassCorrected, kInconclusive };
+enum class Status { kPass, kFail, kPassCorrected, kInconclusive, kPassLoose, kDefinition };
 const char* StatusName(Status s);
 
 struct Verdict {
@@ -42,7 +46,7 @@ struct Claim {
   std::string seed;       // "000" … "004"
   std::string statement;  // the paper's statement in one line
   std::string spec_ref;   // spec section, e.g. "spec 000 §4.2"
-  std::vector<std::string> errata;  // e.g. {"E12"}
+  std::vector<std::string> errata;  // e.g. {"E12"}: ids of this seed's spec (JSON: "000/E12")
   Status expected;        // the verdict the catalog expects (from the spec)
   std::function<Verdict(const CheckOptions&)> check;
 };

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <ctime>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -25,7 +27,8 @@ using dpfl::proofs::Verdict;
 struct Row {
   const Claim* claim;
   Verdict verdict;
-  double seconds;
+  double seconds;      // wall time
+  double cpu_seconds;  // process CPU time (the checks are single-threaded)
 };
 
 std::string MarkdownEscape(std::string s) {
@@ -47,6 +50,21 @@ const char* SeedTitle(const std::string& seed) {
       {"004", "Seed 004 — DPFL-BNN (binary FL, randomized response)"}};
   auto it = titles.find(seed);
   return it == titles.end() ? "Other" : it->second;
+}
+
+// "AMD EPYC 7B13 (2 logical CPUs)": the CPU model from /proc/cpuinfo, for the report's run time.
+std::string MachineDescription() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, model = "unknown CPU";
+  int cpus = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("processor", 0) == 0) ++cpus;
+    if (line.rfind("model name", 0) == 0 && model == "unknown CPU") {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) model = line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  return model + " (" + std::to_string(cpus) + " logical CPUs)";
 }
 
 }  // namespace
@@ -88,10 +106,12 @@ int main(int argc, char** argv) {
   options.quick = quick;
   std::vector<Row> rows;
   const auto start_all = std::chrono::steady_clock::now();
+  const std::clock_t cpu_all = std::clock();
   for (const Claim& c : catalog) {
     if (!seed.empty() && c.seed != seed) continue;
     if (!claim_id.empty() && c.id != claim_id) continue;
     const auto start = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start = std::clock();
     Verdict v;
     try {
       v = c.check(options);
@@ -103,9 +123,10 @@ int main(int argc, char** argv) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!json && !markdown)
       std::cerr << c.id << ": " << StatusName(v.status) << " (" << v.instances_checked << " instances, " << secs << " s)\n";
-    rows.push_back({&c, v, secs});
+    rows.push_back({&c, v, secs, static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC});
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_all).count();
+  const double total_cpu = static_cast<double>(std::clock() - cpu_all) / CLOCKS_PER_SEC;
 
   int mismatches = 0;
   for (const Row& r : rows)
@@ -119,20 +140,26 @@ int main(int argc, char** argv) {
     nlohmann::json out;
     out["claims"] = nlohmann::json::array();
     for (const Row& r : rows) {
+      // Erratum ids repeat across the five specs, so JSON qualifies them with the seed.
+      std::vector<std::string> errata;
+      for (const std::string& e : r.claim->errata) errata.push_back(r.claim->seed + "/" + e);
       out["claims"].push_back({{"id", r.claim->id},
                                {"seed", r.claim->seed},
                                {"statement", r.claim->statement},
                                {"spec_ref", r.claim->spec_ref},
-                               {"errata", r.claim->errata},
+                               {"errata", errata},
                                {"status", StatusName(r.verdict.status)},
                                {"expected", StatusName(r.claim->expected)},
                                {"instances_checked", r.verdict.instances_checked},
                                {"counterexample", r.verdict.counterexample},
                                {"note", r.verdict.note},
-                               {"seconds", r.seconds}});
+                               {"seconds", r.seconds},
+                               {"cpu_seconds", r.cpu_seconds}});
     }
     out["quick"] = quick;
     out["seconds"] = total;
+    out["cpu_seconds"] = total_cpu;
+    out["machine"] = MachineDescription();
     std::cout << out.dump(2) << "\n";
   } else if (markdown) {
     std::ostringstream md;
@@ -142,12 +169,15 @@ int main(int argc, char** argv) {
           "exactly, never with a tolerance.\n\n"
           "Verdicts: **PASS** holds on every instance; **FAIL** a counterexample was found (smallest in the "
           "enumeration order, exact); **PASS_CORRECTED** fails as printed, holds in the spec's corrected form; "
-          "**INCONCLUSIVE** an asymptotic claim, with what was checked and the trend.\n\n";
+          "**PASS_LOOSE** holds, but the printed bound is looser than the truth (reported beside it); "
+          "**INCONCLUSIVE** an asymptotic claim, with what was checked and the trend; **DEFINITION** a "
+          "definition or identity, reported and not counted as a check.\n\n";
     std::map<std::string, int> counts;
     for (const Row& r : rows) ++counts[StatusName(r.verdict.status)];
     md << "Summary: " << rows.size() << " claims";
     for (const auto& [name, n] : counts) md << ", " << n << " " << name;
-    md << "; run time " << static_cast<int>(total + 0.5) << " s.\n";
+    md << "; " << static_cast<int>(total_cpu + 0.5) << " s of CPU time (one thread) on " << MachineDescription()
+       << ".\n";
     std::string current;
     for (const Row& r : rows) {
       if (r.claim->seed != current) {

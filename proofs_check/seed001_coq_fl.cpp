@@ -1,6 +1,7 @@
 // dpfl-proofs — seed 001 (CoQ-FL / LDP-FedCR draft): its lemmas, equations, algorithmic claims
 // and the [DERIVED] statements of spec 001, checked with exact rationals.
 #include <algorithm>
+#include <utility>
 
 #include "claims.hpp"
 #include "dpfl/ref/coq.hpp"
@@ -122,20 +123,31 @@ Verdict CheckEq6(const CheckOptions& o) {
 }
 
 Verdict CheckAppendixBTable(const CheckOptions& o) {
+  // Appendix B's table, derived from the algorithm: with dyadic marginals P_A, P_B = k/2^d the
+  // literal CoQ-FL (Alg. 2, corrected list, p_x = 1/2) has no tie cell, so its joint law,
+  // enumerated over the 2^d shared bit vectors (ref::CoqJointBruteForce), is the ideal coupling
+  // itself. Its π+- and π-+ are compared with the printed P_A, P_B and with min(P_A, 1 − P_B),
+  // min(P_B, 1 − P_A) (E6).
   Search printed, corrected;
-  ForEachPairInstance(o, 0, [&](const PairInstance& x) {
-    const Rational alpha = ref::AlphaFromE(x.E);
-    const Rational PA = ref::LdpqProbPlus(alpha, x.c, x.r, x.w1), PB = ref::LdpqProbPlus(alpha, x.c, x.r, x.w2);
-    const Rational pp = ref::IdealPiPlusPlus(PA, PB);
-    const Rational pm = PA - pp, mp = PB - pp;  // from the marginals of the ideal coupling
-    printed.Count();
-    if (pm != PA || mp != PB)
-      printed.Violation(x.Describe() + ": π+- = " + S(pm) + " ≠ P_A = " + S(PA) + " (S = P_A + P_B = " +
-                        S(Rational(PA + PB)) + " > 1)");
-    corrected.Count();
-    if (pm != std::min(PA, Rational(1 - PB)) || mp != std::min(PB, Rational(1 - PA))) corrected.Violation(x.Describe());
-  });
-  return CompareVariants(printed, corrected, "Appendix B: π+- = P_A, π-+ = P_B as printed vs min(P_A, 1−P_B), min(P_B, 1−P_A) (E6)");
+  for (int d = 2; d <= (o.quick ? 4 : 6); ++d) {
+    const long N = 1L << d;
+    for (long a = 0; a <= N; ++a)
+      for (long b = 0; b <= N; ++b) {
+        const Rational PA = Q(a, N), PB = Q(b, N);
+        const auto joint = ref::CoqJointBruteForce<Rational>(Q(1, 2), d, PA, PB, ref::CoqList::kCorrected);
+        const std::string where = "d=" + std::to_string(d) + " P_A=" + S(PA) + " P_B=" + S(PB);
+        printed.Count();
+        if (joint.pm != PA || joint.mp != PB)
+          printed.Violation(where + ": enumerated π+- = " + S(joint.pm) + ", π-+ = " + S(joint.mp) + " ≠ (P_A, P_B) (S = " +
+                            S(Rational(PA + PB)) + " > 1)");
+        corrected.Count();
+        if (joint.pm != std::min(PA, Rational(1 - PB)) || joint.mp != std::min(PB, Rational(1 - PA)))
+          corrected.Violation(where + ": enumerated π+- = " + S(joint.pm) + ", π-+ = " + S(joint.mp));
+      }
+  }
+  return CompareVariants(printed, corrected,
+                         "joint law of the literal algorithm at dyadic marginals (enumerated) vs π+- = P_A, π-+ = P_B "
+                         "as printed and min(P_A, 1−P_B), min(P_B, 1−P_A) (E6)");
 }
 
 Verdict CheckProbabilityList(const CheckOptions& o) {
@@ -214,22 +226,42 @@ Verdict CheckFiftyPercentBudget(const CheckOptions& o) {
 }
 
 Verdict CheckLocalCoinProbability(const CheckOptions& o) {
-  // "Each client decides by local randomness only with probability 1/2^(d−1)". Per client it is
-  // p(k_own) = 2^−d for p_x = 1/2; 2^−(d−1) bounds "either client of the pair" (E15).
+  // "Each client decides by local randomness only with probability 1/2^(d−1)". Enumerated from
+  // the literal algorithm (Alg. 2 l.11–18 with the corrected ProbabilityList, p_x = 1/2): every
+  // shared bit vector b ∈ {0,1}^d with its weight, I = ConvertToInteger(b); a client uses its
+  // private coin exactly when I = idx (neither I < idx nor I ≥ idx + 1). Per client this is 2^−d;
+  // 2^−(d−1) bounds "either client of the pair" (E15), which is checked too.
   Search printed, corrected;
-  for (int d = 1; d <= (o.quick ? 8 : 20); ++d) {
-    const ref::CoqCodebook book(Q(1, 2), d);
+  const Rational px(1, 2);
+  for (int d = 1; d <= (o.quick ? 10 : 14); ++d) {
+    const std::vector<Rational> list = ref::ProbabilityListCorrected(px, d);
     for (const Rational& P : {Q(1, 3), Q(1, 2), Q(5, 7)}) {
-      const auto cell = ref::AliceCell(book, P);
-      const Rational p_coin = book.p(cell.k);  // P(I = k_A)
+      const auto alice = ref::MakePerturbWeightRule(list, P, +1, ref::CoqList::kCorrected, "wA");
+      const auto bob = ref::MakePerturbWeightRule(list, Rational(1 - P / 2), -1, ref::CoqList::kCorrected, "wB");
+      Rational p_alice(0), p_either(0);
+      std::vector<bool> bits(static_cast<std::size_t>(d));
+      for (std::uint64_t z = 0; z < (std::uint64_t{1} << d); ++z) {
+        Rational weight(1);
+        for (int k = 0; k < d; ++k) {
+          bits[static_cast<std::size_t>(k)] = ((z >> k) & 1U) != 0;
+          weight *= bits[static_cast<std::size_t>(k)] ? px : Rational(1 - px);
+        }
+        const Int I = ref::ConvertToInteger(bits);
+        if (I == alice.idx) p_alice += weight;
+        if (I == alice.idx || I == bob.idx) p_either += weight;
+      }
+      const std::string where = "d=" + std::to_string(d) + " P_A=" + S(P);
       printed.Count();
-      if (p_coin != ref::Pow2(1 - d))
-        printed.Violation("d=" + std::to_string(d) + ": P(Alice uses her coin) = " + S(p_coin) + " ≠ 1/2^(d−1)");
+      if (p_alice != ref::Pow2(1 - d))
+        printed.Violation(where + ": P(Alice uses her coin) = " + S(p_alice) + " ≠ 1/2^(d−1) = " + S(ref::Pow2(1 - d)));
       corrected.Count();
-      if (p_coin != ref::Pow2(-d)) corrected.Violation("d=" + std::to_string(d));
+      if (p_alice != ref::Pow2(-d) || p_either > ref::Pow2(1 - d))
+        corrected.Violation(where + ": P(Alice) = " + S(p_alice) + ", P(either) = " + S(p_either));
     }
   }
-  return CompareVariants(printed, corrected, "per-client local-coin probability 1/2^(d−1) as printed vs 2^−d (E15)");
+  return CompareVariants(printed, corrected,
+                         "coin use enumerated over the shared bits (literal Alg. 2): per client 2^−d, either client of "
+                         "the pair ≤ 2^−(d−1); printed 1/2^(d−1) per client (E15)");
 }
 
 Verdict CheckBooleanProgram(const CheckOptions&) {
@@ -283,21 +315,46 @@ Verdict CheckFiniteDSup(const CheckOptions& o) {
   return v;
 }
 
+// Vertex of the parabola through (x_k, y_k), k = 0, 1, 2 (distinct x): −B/(2A) of the
+// interpolating A x² + B x + C, from divided differences; A is returned too (A < 0: a maximum).
+std::pair<Rational, Rational> ParabolaVertex(const Rational (&x)[3], const Rational (&y)[3]) {
+  const Rational d01 = (y[1] - y[0]) / (x[1] - x[0]), d12 = (y[2] - y[1]) / (x[2] - x[1]);
+  const Rational A = (d12 - d01) / (x[2] - x[0]);
+  const Rational B = d01 - A * (x[0] + x[1]);
+  return {Rational(-B / (2 * A)), A};
+}
+
 Verdict CheckMaximiserOutside(const CheckOptions&) {
-  // §4.6(c) / E11: the unconstrained maximiser w_i + w_j = 2c ± αr of Eq. (6) lies outside the
-  // admissible [2c − 2r, 2c + 2r] iff α > 2.
+  // §4.6(c) / E11: locate the maximiser of Eq. (6) from the formula's own values, without using
+  // where the paper says it is. Eq. (6) is one concave quadratic in E[w] on each side of c; its
+  // vertex is found from three exact evaluations per side (ref::Eq6PairSumVariance, c = 0,
+  // r = 1). The claim: the vertex's pair sum w_i + w_j = 2 E[w] lies outside the admissible
+  // [2c − 2r, 2c + 2r] for large α — exactly iff α > 2 (spec [DERIVED]). Also the admissible sup
+  // (§4.6(d)) is attained at the edge w_i = w_j = c ± r when α ≥ 2.
   Search s;
   for (long k = 101; k <= 1000; k += 3) {
     s.Count();
     const Rational E = Q(k, 100), alpha = ref::AlphaFromE(E);
-    const bool outside = alpha * 1 > 2;  // r = 1: αr > 2r
-    if (outside != (alpha > 2)) s.Violation("E=" + S(E));
-    // And the admissible sup of Eq. (6) is r²α² (α ≤ 2) or 4r²(α − 1) (α ≥ 2), at S ∈ {1 ± 1/α·…}.
+    bool outside = false;
+    for (int side : {-1, 1}) {
+      const Rational x[3] = {Q(side, 8), Q(side, 4), Q(side, 2)};  // E[w] on this side of c = 0
+      Rational y[3];
+      for (int t = 0; t < 3; ++t) y[t] = ref::Eq6PairSumVariance(alpha, Q(0), Q(1), x[t], x[t]);
+      const auto [vertex, curvature] = ParabolaVertex(x, y);
+      if (!(curvature < 0)) s.Violation("E=" + S(E) + ": Eq. (6) is not concave on side " + std::to_string(side));
+      const Rational sum = 2 * vertex;  // w_i + w_j at the maximiser
+      if (sum * side <= 0) s.Violation("E=" + S(E) + ": the side-" + std::to_string(side) + " vertex " + S(sum) + " is on the wrong side");
+      outside = outside || sum > 2 || sum < -2;
+    }
+    if (outside != (alpha > 2))
+      s.Violation("E=" + S(E) + " (α = " + S(alpha) + "): the located maximiser is " + (outside ? "outside" : "inside") +
+                  " [2c − 2r, 2c + 2r], the statement says " + (alpha > 2 ? "outside" : "inside"));
     const Rational sup_ideal = ref::IdealPairSumVarianceSup(alpha, Q(1));
     const Rational at_edge = ref::Eq6PairSumVariance(alpha, Q(0), Q(1), Q(1), Q(1));  // w_i = w_j = c + r
     if (alpha >= 2 && at_edge != sup_ideal) s.Violation("E=" + S(E) + ": edge value " + S(at_edge));
   }
-  return s.AsVerdict("maximiser outside iff α > 2 (ε < ln 3); then the sup 4r²(α−1) is at w_i = w_j = c ± r");
+  return s.AsVerdict("maximiser of Eq. (6) located from three exact evaluations per side: outside the admissible sums "
+                     "iff α > 2 (ε < ln 3); then the sup 4r²(α−1) is at w_i = w_j = c ± r");
 }
 
 Verdict CheckRoleSymmetryHalf(const CheckOptions& o) {

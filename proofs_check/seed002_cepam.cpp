@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "claims.hpp"
 #include "printed_values.hpp"
@@ -413,9 +416,34 @@ Verdict CheckThm12Capped(const CheckOptions& o) {
 }
 
 // ---- E-P4 / E-P6: the sensitivity 2τγ/K vs 2γ/K (and the own-noise σ̃) --------------------------
+// sup over neighbouring inputs of ‖avg − avg'‖²: one substituted sample changes one client's
+// clipped update X̃_k, wherever it enters that client's τ local steps, and X̃_k stays in the
+// ℓ2 ball of radius γ; the average is (1/K)Σ X̃_k. The maximum is taken over pairs of ball points
+// with rational coordinates in ℝ² (the axes, the 3-4-5 and 5-12-13 directions, the centre and
+// half-radius points), exactly.
+Rational SquaredSensitivityOfAverage(long K, const Rational& gamma) {
+  std::vector<std::pair<Rational, Rational>> ball = {{0, 0}};
+  for (const auto& [a, b] : {std::pair{Q(1), Q(0)}, std::pair{Q(0), Q(1)}, std::pair{Q(3, 5), Q(4, 5)},
+                             std::pair{Q(4, 5), Q(3, 5)}, std::pair{Q(5, 13), Q(12, 13)}, std::pair{Q(1, 2), Q(0)}})
+    for (int sx : {-1, 1})
+      for (int sy : {-1, 1}) ball.emplace_back(gamma * a * sx, gamma * b * sy);
+  Rational best(0);
+  for (const auto& [x1, y1] : ball)
+    for (const auto& [x2, y2] : ball) {
+      const Rational dx = (x1 - x2) / K, dy = (y1 - y2) / K;  // the other K − 1 updates cancel
+      best = std::max(best, Rational(dx * dx + dy * dy));
+    }
+  return best;
+}
+
 Verdict CheckThm12Sensitivity(const CheckOptions& o) {
-  Search printed, corrected;
+  // Footnote 12 sets Δ2 = 2τγ/K. The sensitivity computed as a max over neighbouring inputs is
+  // 2γ/K for every τ (E-P4: τ is counted twice, here and in the group-privacy weights of (12)).
+  // 2τγ/K ≥ 2γ/K, so the printed value is valid but loose for τ ≥ 2 (PASS_LOOSE), and (16) with
+  // it is ≥ (16) with 2γ/K (certified). E-P6: with the own-noise σ̃ = σ√(K−1)/K, δ is larger.
+  Search valid, loose;
   const int prec = Prec(o);
+  std::string tight_report;
   for (long tau : {1L, 2L, 15L})
     for (long K : {2L, 30L})
       for (const Rational& sigma : {Q(1, 2), Q(2), Q(5)}) {
@@ -423,23 +451,33 @@ Verdict CheckThm12Sensitivity(const CheckOptions& o) {
         const ref::Thm12Result pr = ref::Theorem12(p, ref::Thm12Variant::kAsPrinted, prec);
         const ref::Thm12Result co = ref::Theorem12(p, ref::Thm12Variant::kSensitivityCorrected, prec);
         const ref::Thm12Result own = ref::Theorem12(p, ref::Thm12Variant::kOwnNoiseSubtracted, prec);
-        // sup over substitutions of ‖(1/K)Σ X̃ − (1/K)Σ X̃'‖ with ‖X̃_k‖ ≤ γ: ≤ 2γ/K (triangle), = 2γ/K at
-        // X̃ = γe1, X̃' = −γe1, whatever the sample multiplicity.
-        const Rational true_sens = Rational(2) / K;
-        const std::string where = "τ=" + std::to_string(tau) + " K=" + std::to_string(K) + " σ=" + S(sigma);
-        printed.Count();
-        if (pr.sensitivity != true_sens)
-          printed.Violation(where + ": footnote 12 Δ2 = " + S(pr.sensitivity) + " ≠ sup ‖Δ avg‖ = " + S(true_sens) +
-                            " (δ_(16) " + Dec(pr.delta, 8) + " vs " + Dec(co.delta, 8) + " with 2γ/K)");
-        corrected.Count();
-        if (co.sensitivity != true_sens || ref::CertainlyLess(pr.delta, co.delta) || ref::CertainlyLess(own.delta, co.delta))
-          corrected.Violation(where + ": corrected δ " + Dec(co.delta) + ", printed " + Dec(pr.delta) + ", own-noise " + Dec(own.delta));
-        if (tau >= 2 && !ref::CertainlyLess(co.delta_capped, pr.delta_capped) && sigma > 1)
-          corrected.Violation(where + ": 2γ/K does not tighten the bound");
+        const Rational true_sens2 = SquaredSensitivityOfAverage(K, p.gamma);
+        const std::string where = "τ=" + std::to_string(tau) + " K=" + std::to_string(K) + " σ=" + S(sigma) +
+                                  " γ=1 ε̃=59/10 n_k=1666";
+        valid.Count();
+        // Validity: the printed Δ2 must not under-state the computed sensitivity, and δ with it
+        // must not be certainly below δ with the true one; the library's corrected Δ2 must be it.
+        if (pr.sensitivity * pr.sensitivity < true_sens2 || co.sensitivity * co.sensitivity != true_sens2 ||
+            ref::CertainlyLess(pr.delta, co.delta) || ref::CertainlyLess(own.delta, co.delta))
+          valid.Violation(where + ": printed Δ2 = " + S(pr.sensitivity) + ", computed sup ‖Δ avg‖² = " + S(true_sens2) +
+                          ", δ printed " + Dec(pr.delta) + " corrected " + Dec(co.delta) + " own-noise " + Dec(own.delta));
+        loose.Count();
+        if (pr.sensitivity * pr.sensitivity > true_sens2) {
+          loose.Violation(where + ": printed Δ2 = " + S(pr.sensitivity) + " > computed " + S(co.sensitivity) +
+                          "; δ_(16) " + Dec(pr.delta, 8) + " vs " + Dec(co.delta, 8));
+          if (tight_report.empty()) tight_report = where + ": Δ2 = " + S(co.sensitivity) + ", δ_(16) = " + Dec(co.delta, 8);
+        }
       }
-  return CompareVariants(printed, corrected,
-                         "footnote 12's Δ2 = 2τγ/K vs the true ℓ2 sensitivity 2γ/K of the average (E-P4): the printed "
-                         "value is conservative (δ with 2γ/K is ≤, certified), own-noise σ̃ = σ√(K−1)/K (E-P6) gives ≥");
+  Verdict v = valid.AsVerdict("footnote 12's Δ2 = 2τγ/K vs the sensitivity computed as a max over neighbouring inputs "
+                              "(2γ/K, E-P4); own-noise σ̃ = σ√(K−1)/K (E-P6) gives a larger δ");
+  v.instances_checked += loose.instances();
+  if (!valid.Violated() && loose.Violated()) {
+    v.status = Status::kPassLoose;
+    v.counterexample = "loose: " + loose.counterexample() + " (tight: " + tight_report + ")";
+    v.note += " (" + std::to_string(loose.violations()) + " of " + std::to_string(loose.instances()) +
+              " instances strictly loose: every τ ≥ 2)";
+  }
+  return v;
 }
 
 // ---- E-X1: the reported δ = 2.48e-2 ------------------------------------------------------------------
@@ -611,7 +649,7 @@ void AddSeed002Claims(Catalog& c) {
   c.push_back({"002/Thm12/delta-capped", seed, "the average is (ε, δ)-DP with δ = (16)", "spec 002 §4.7",
                {"E-P2", "E-P3"}, Status::kPassCorrected, CheckThm12Capped});
   c.push_back({"002/Thm12/sensitivity", seed, "footnote 12: the ℓ2 sensitivity of the average is Δ2 = 2τγ/K",
-               "spec 002 §4.7, §6", {"E-P4", "E-P6"}, Status::kPassCorrected, CheckThm12Sensitivity});
+               "spec 002 §4.7, §6", {"E-P4", "E-P6"}, Status::kPassLoose, CheckThm12Sensitivity});
   c.push_back({"002/VI/reported-delta", seed, "CEPAM-Gaussian (σ = 0.001, ε̃ = 5.9) is (1.45, 2.48e-2)-DP by Theorem 12",
                "spec 002 §5.3, §5.5", {"E-X1", "E-P3"}, Status::kFail, CheckReportedDelta});
   c.push_back({"002/VI-C/sigma-lists", seed, "the §VI-C σ for δ ∈ {0.01, 0.015}, ε = 1..10 are computed by Theorem 12",
