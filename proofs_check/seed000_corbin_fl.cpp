@@ -213,7 +213,7 @@ Verdict CheckThm1Convergence(const CheckOptions& o) {
   }
   return CompareVariants(printed, corrected,
                          "as printed (inf over all Q) the gap stays 3 at E12's instance for every d; over Q_α the "
-                         "excess × 2^d/(r²α²) stayed ≤ " + S(worst_scaled) + " ≤ 2 for d = 2.." + std::to_string(max_d) +
+                         "largest excess × 2^d/(r²α²) was " + S(worst_scaled) + " (bound 2) for d = 2.." + std::to_string(max_d) +
                          ", so sup_w (m_d − m*) ≤ 2r²α²/2^d → 0: uniform convergence over Q_α");
 }
 

@@ -81,6 +81,13 @@ std::string RunGnuplot(const fs::path& script) {
   return "gnuplot failed" + (first_error.empty() ? std::string() : ": " + first_error);
 }
 
+// The start of every script: CSV with dpfl's header line, a PNG of width × height, and no
+// enhanced-text markup (labels come from files and are passed through GnuplotText).
+std::string GnuplotPreamble(int width, int height) {
+  return "set datafile separator ','\nset datafile columnheaders\nset terminal png size " + std::to_string(width) +
+         "," + std::to_string(height) + " noenhanced\n";
+}
+
 struct RunSeries {
   std::string dir, label, metrics;
   std::size_t rounds = 0;
@@ -183,8 +190,7 @@ std::vector<std::string> PlotRun(const std::string& run_dir, const std::string& 
     const fs::path script = dir / "plots.gp";
     {
       std::ofstream gp(script);
-      gp << "set datafile separator ','\nset datafile columnheaders\nset terminal png size 900,540 noenhanced\n"
-         << "set key bottom right\nset grid\nset xlabel 'round'\nset title '" << GnuplotText(title) << "'\n"
+      gp << GnuplotPreamble(900, 540) << "set key bottom right\nset grid\nset xlabel 'round'\nset title '" << GnuplotText(title) << "'\n"
          << "set output '" << accuracy << "'\nset ylabel 'accuracy'\n"
          << "plot '" << csv << "' using 1:4 with linespoints title 'validation', '' using 1:6 with linespoints title 'test'\n"
          << "set key top right\nset output '" << loss << "'\nset ylabel 'loss'\n"
@@ -217,8 +223,7 @@ nlohmann::json PlotCompare(const CompareOptions& options) {
   {
     std::ofstream gp(script);
     if (!gp) throw InvalidArgument("--out", "cannot write '" + script.string() + "'");
-    gp << "set datafile separator ','\nset datafile columnheaders\nset terminal png size 1400,560 noenhanced\n"
-       << "set output '" << out_text << "'\nset multiplot layout 1,2 title '" << title << "'\n"
+    gp << GnuplotPreamble(1400, 560) << "set output '" << out_text << "'\nset multiplot layout 1,2 title '" << title << "'\n"
        << "set grid\nset key bottom right\nset xlabel 'round'\nset ylabel 'accuracy'\n";
     for (const auto& [panel, column] : {std::pair{"validation accuracy", 4}, std::pair{"test accuracy", 6}}) {
       gp << "set title '" << panel << "'\nplot ";

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dpfl/error.hpp"
+#include "dpfl/quant/cpu_encoders.hpp"  // internal: BitsInWord
 
 namespace dpfl::quant {
 
@@ -61,7 +62,7 @@ SampleCounts DrawSampleCounts(SampledQuantizer quantizer, float w1, float w2, st
     const std::span<std::uint64_t> b1(bits1.data(), PackedWords(m)), b2(bits2.data(), pair ? PackedWords(m) : 0);
     encode(ctx, std::span<const float>(x1.data(), m), std::span<const float>(x2.data(), pair ? m : 0), b1, b2);
     for (std::size_t i = 0; i < b1.size(); ++i) {
-      const std::size_t bits = m - i * 64 < 64 ? m - i * 64 : 64;  // the last word may be partial
+      const std::size_t bits = detail::BitsInWord(m, i);  // the last word may be partial
       const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
       if (!pair) {
         counts.plus += static_cast<std::uint64_t>(std::popcount(b1[i] & mask));

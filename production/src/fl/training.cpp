@@ -291,6 +291,21 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
 
   const auto start = std::chrono::steady_clock::now();
   const std::uint32_t first_round = state.next_round;
+  // TrainHooks::progress after each client of round t, and once at the end (finished).
+  const auto report_progress = [&](std::uint32_t t, std::uint32_t clients_done, bool finished) {
+    if (!hooks.progress) return;
+    TrainProgress p;
+    p.mechanism = MechanismName(config.mechanism.kind);
+    p.round = t;
+    p.rounds = config.rounds;
+    p.first_round = first_round;
+    p.clients_done = clients_done;
+    p.clients = config.clients;
+    p.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!state.history.empty()) p.last_val_accuracy = state.history.back().val_accuracy;
+    p.finished = finished;
+    hooks.progress(p);
+  };
   for (std::uint32_t t = state.next_round; t < config.rounds; ++t) {
     const auto round_start = std::chrono::steady_clock::now();
     RoundRecord rec;
@@ -344,18 +359,7 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
           monitor_samples.insert(monitor_samples.end(), samples.begin(), samples.end());
         });
       }
-      if (hooks.progress) {
-        TrainProgress p;
-        p.mechanism = MechanismName(config.mechanism.kind);
-        p.round = t;
-        p.rounds = config.rounds;
-        p.first_round = first_round;
-        p.clients_done = i + 1;
-        p.clients = config.clients;
-        p.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (!state.history.empty()) p.last_val_accuracy = state.history.back().val_accuracy;
-        hooks.progress(p);
-      }
+      report_progress(t, i + 1, false);
     }
     if (config.mechanism.kind == MechanismKind::kCq && !cq_rows.empty())
       timed([&] { view.messages = EncodeCqClients(config.mechanism, cq_rows, cq_clients, ranges, cq_key, t); });
@@ -401,17 +405,7 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
     SaveCheckpoint(result.checkpoint_path, fingerprint, state);
     WriteMetrics(result.metrics_path, state.history);
   }
-  if (hooks.progress) {
-    TrainProgress p;
-    p.mechanism = MechanismName(config.mechanism.kind);
-    p.round = p.rounds = config.rounds;
-    p.first_round = first_round;
-    p.clients_done = p.clients = config.clients;
-    p.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!state.history.empty()) p.last_val_accuracy = state.history.back().val_accuracy;
-    p.finished = true;
-    hooks.progress(p);
-  }
+  report_progress(config.rounds, config.clients, true);
   WriteMetrics(result.metrics_path, state.history);
   WriteAtomic(result.weights_path, FloatsToBytes(state.global));
   result.final_weights = state.global;
