@@ -78,6 +78,7 @@ void RegisterAccountingCommands(CLI::App& root, std::vector<Command>& commands) 
   RegisterBnnGammaMaxCommand(root, commands);
   RegisterBinomialMechanismCommand(root, commands);
   RegisterBnnExactDeltaCommand(root, commands);
+  RegisterPldCommands(root, commands);
 }
 
 void RegisterAccountantCommand(CLI::App& root, std::vector<Command>& commands) {
@@ -114,7 +115,7 @@ void RegisterAccountantCommand(CLI::App& root, std::vector<Command>& commands) {
 namespace {
 
 // calibrate gaussian-analytic and gaussian-classic take the same flags.
-struct CalibrateArgs { std::string eps, delta, sensitivity = "1"; int bits = 256; };
+struct CalibrateArgs { std::string eps, sigma, delta, sensitivity = "1"; int bits = 256; };
 std::shared_ptr<CalibrateArgs> AddCalibrateOptions(CLI::App* app) {
   auto a = std::make_shared<CalibrateArgs>();
   app->add_option("--eps", a->eps, "eps > 0")->required();
@@ -125,14 +126,37 @@ std::shared_ptr<CalibrateArgs> AddCalibrateOptions(CLI::App* app) {
 }
 
 void RegisterCalibrateGaussianAnalytic(CLI::App* calibrate, std::vector<Command>& commands) {
-  auto* app = calibrate->add_subcommand("gaussian-analytic", "smallest sigma (Balle & Wang 2018), rigorous bracket");
-  auto a = AddCalibrateOptions(app);
+  auto* app = calibrate->add_subcommand(
+      "gaussian-analytic", "smallest sigma for (eps, delta), or with --sigma the smallest eps for (sigma, delta) "
+                           "(Balle & Wang 2018), rigorous brackets");
+  auto a = std::make_shared<CalibrateArgs>();
+  auto* eps = app->add_option("--eps", a->eps, "eps > 0: calibrate sigma");
+  auto* sigma = app->add_option("--sigma", a->sigma, "sigma > 0: compute eps (exclusive with --eps)");
+  eps->excludes(sigma);
+  sigma->excludes(eps);
+  app->add_option("--delta", a->delta, "delta in (0, 1)")->required();
+  app->add_option("--sensitivity", a->sensitivity, "l2 sensitivity > 0 (default 1)");
+  app->add_option("--precision", a->bits, "MPFR bits (default 256)");
   commands.push_back({app, [a]() {
-    const Rational eps = ParseFlag(a->eps, "--eps"), delta = ParseFlag(a->delta, "--delta");
+    if (a->eps.empty() == a->sigma.empty())
+      throw InvalidArgument("--eps", "give exactly one of --eps (to calibrate sigma) and --sigma (to compute eps)");
+    const Rational delta = ParseFlag(a->delta, "--delta");
     const Rational sens = ParseFlag(a->sensitivity, "--sensitivity");
+    if (!a->sigma.empty()) {
+      JsonResult out = AccountingResult("eps of the Gaussian mechanism at (sigma, delta): the smallest eps with "
+                                        "delta(eps) <= delta (Balle & Wang 2018, Thm 8)",
+                                        kSensitivityAdjacency, a->bits);
+      const ref::AnalyticEpsilon e = ref::AnalyticGaussianEpsilon(ParseFlag(a->sigma, "--sigma"), delta, sens, a->bits);
+      out.Put("epsilon", e.epsilon);
+      out.PutRaw("epsilon_lo", ref::ToDecimalStringDown(e.epsilon.lo(), 17));
+      out.PutRaw("epsilon_hi", ref::ToDecimalStringUp(e.epsilon.hi(), 17));
+      out.PutRaw("bisection_iterations", e.iterations);
+      out.PutRaw("reached_tolerance", e.reached_tolerance);
+      return std::move(out).Finish();
+    }
     JsonResult out = AccountingResult("analytic Gaussian calibration (Balle & Wang 2018, Thm 8)",
                                       kSensitivityAdjacency, a->bits);
-    const ref::AnalyticSigma s = ref::AnalyticGaussianSigma(eps, delta, sens, a->bits);
+    const ref::AnalyticSigma s = ref::AnalyticGaussianSigma(ParseFlag(a->eps, "--eps"), delta, sens, a->bits);
     out.Put("sigma", s.sigma);
     out.PutRaw("bisection_iterations", s.iterations);
     out.PutRaw("reached_tolerance", s.reached_tolerance);

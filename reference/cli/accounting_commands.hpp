@@ -43,5 +43,6 @@ void RegisterBnnCommand(CLI::App& root, std::vector<Command>& commands);        
 void RegisterBnnGammaMaxCommand(CLI::App& root, std::vector<Command>& commands);   // accounting_bnn_commands.cpp
 void RegisterBinomialMechanismCommand(CLI::App& root, std::vector<Command>& commands);  // accounting_commands.cpp
 void RegisterBnnExactDeltaCommand(CLI::App& root, std::vector<Command>& commands);  // accounting_bnn_commands.cpp
+void RegisterPldCommands(CLI::App& root, std::vector<Command>& commands);           // pld_commands.cpp
 
 }  // namespace dpfl::cli

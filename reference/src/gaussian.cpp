@@ -91,4 +91,47 @@ AnalyticSigma AnalyticGaussianSigma(const Rational& eps, const Rational& delta, 
   return out;
 }
 
+AnalyticEpsilon AnalyticGaussianEpsilon(const Rational& sigma, const Rational& delta, const Rational& sensitivity,
+                                        int precision_bits, const Rational& rel_tol) {
+  ValidatePrecision(precision_bits);
+  ValidatePositive(sigma, "sigma");
+  ValidateOpenUnit(delta, "delta");
+  ValidatePositive(sensitivity, "sensitivity");
+  ValidateOpenUnit(rel_tol, "tolerance");
+  const mpfr_prec_t prec = precision_bits;
+  // 1: δ(ε) certainly ≤ δ; −1: certainly > δ; 0: undecided at this precision.
+  auto side = [&](const Rational& eps) {
+    const Enclosure d = AnalyticGaussianDeltaEnclosure(eps, sigma, sensitivity, prec);
+    const Interval di = ToInterval(d);
+    if (di.hi() <= delta) return 1;
+    if (di.lo() > delta) return -1;
+    return 0;
+  };
+  AnalyticEpsilon out;
+  if (side(0) == 1) {  // already (0, δ)-DP
+    out.epsilon = Interval(0);
+    out.reached_tolerance = true;
+    return out;
+  }
+  Rational lo = 0, hi = 1;
+  for (int s = side(hi); s != 1; s = side(hi)) {
+    if (s == -1) lo = hi;  // certainly δ(hi) > δ; an undecided hi proves nothing
+    hi *= 2;
+    if (hi > 1000000) throw InvalidArgument("sigma", "epsilon exceeds 1e6 for this delta: sigma too small");
+  }
+  while (out.iterations < 400) {
+    if (hi - lo <= rel_tol * hi) {
+      out.reached_tolerance = true;
+      break;
+    }
+    const Rational mid = (lo + hi) / 2;
+    const int s = side(mid);
+    if (s == 0) break;
+    (s == 1 ? hi : lo) = mid;
+    ++out.iterations;
+  }
+  out.epsilon = Interval(lo, hi);
+  return out;
+}
+
 }  // namespace dpfl::ref

@@ -252,6 +252,28 @@ std::string EchoValue(const Rational& x) {
   return exact.size() <= 40 ? exact : "≈" + ToDecimalString(x, 17);
 }
 
+namespace {
+// Nearest-rounded candidates of x ∓ k·b (b half a unit in the last place), k = 0, 1, …: the first
+// that lies on the requested side of x. k = 1 always suffices for a fixed number of digits (the
+// nearest rounding of x − b is within b of it); the loop guards decade changes.
+std::string DirectedDecimal(const Rational& x, int digits, int direction) {
+  const Rational b = DecimalRoundingBound(x, digits);
+  for (int k = 0; k < 4; ++k) {
+    const std::string s = ToDecimalString(Rational(x + direction * k * b), digits);
+    const Rational v = ParseRational(s, "decimal");
+    if (direction < 0 ? v <= x : v >= x) return s;
+  }
+  throw Undecidable("no outward decimal found for " + EchoValue(x));
+}
+}  // namespace
+
+std::string ToDecimalStringDown(const Rational& x, int significant_digits) {
+  return DirectedDecimal(x, significant_digits, -1);
+}
+std::string ToDecimalStringUp(const Rational& x, int significant_digits) {
+  return DirectedDecimal(x, significant_digits, +1);
+}
+
 Rational DecimalRoundingBound(const Rational& x, int significant_digits) {
   if (x == 0) return Rational(0);
   long e = DecimalExponent(Abs(x));

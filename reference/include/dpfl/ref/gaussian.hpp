@@ -50,4 +50,18 @@ AnalyticSigma AnalyticGaussianSigma(const Rational& eps, const Rational& delta, 
                                     int precision_bits = kDefaultAccountingPrecisionBits,
                                     const Rational& rel_tol = DefaultCalibrationTolerance());
 
+// The inverse direction: the smallest ε ≥ 0 with δ(ε, σ, Δ) ≤ δ (δ(·) is decreasing in ε), as a
+// bracket [lo, hi] of exact dyadic rationals by the same certified bisection: hi moves only where
+// the enclosure of δ(mid) is certainly ≤ δ, lo only where it is certainly > δ. Relative width
+// ≤ `rel_tol` or as narrow as the precision decides. Names "sigma", "delta", "sensitivity",
+// "tolerance"; ε beyond 1e6 throws InvalidArgument "sigma" (σ too small for this δ).
+struct AnalyticEpsilon {
+  Interval epsilon;
+  int iterations = 0;
+  bool reached_tolerance = false;
+};
+AnalyticEpsilon AnalyticGaussianEpsilon(const Rational& sigma, const Rational& delta, const Rational& sensitivity,
+                                        int precision_bits = kDefaultAccountingPrecisionBits,
+                                        const Rational& rel_tol = DefaultCalibrationTolerance());
+
 }  // namespace dpfl::ref

@@ -51,6 +51,10 @@ std::string EchoValue(const Rational& x);
 // x correctly rounded (half to even) to `significant_digits` significant decimal digits.
 // Plain notation for exponents in [-6, 20], else "d.ddd…e±X". Zero prints as "0".
 std::string ToDecimalString(const Rational& x, int significant_digits);
+// x printed with `significant_digits` digits, rounded toward −∞ (Down) or +∞ (Up): the outward
+// printing of an enclosure's ends (the printed lower end is ≤ x, the printed upper end ≥ x).
+std::string ToDecimalStringDown(const Rational& x, int significant_digits);
+std::string ToDecimalStringUp(const Rational& x, int significant_digits);
 // An upper bound on |x − ToDecimalString(x, significant_digits)|: half a unit in the last
 // printed place (exactly representable, so the caller can add it to an error bound).
 Rational DecimalRoundingBound(const Rational& x, int significant_digits);

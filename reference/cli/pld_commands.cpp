@@ -1,0 +1,270 @@
+// dpfl-ref pld {gaussian, laplace, randomized-response, binomial, pmf}: ε(δ) or δ(ε) of a
+// (possibly Poisson-subsampled) mechanism composed K times, from its privacy loss distribution,
+// printed as an outward-rounded enclosure (reference/include/dpfl/ref/pld*.hpp; docs/accounting.md).
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "accounting_commands.hpp"
+#include "dpfl/ref/pld_mechanisms.hpp"
+
+namespace dpfl::cli {
+namespace {
+
+namespace pld = ref::pld;
+
+constexpr int kPldDigits = 17;
+
+// The flags every pld command shares.
+struct PldArgs {
+  std::string compositions = "1", delta, epsilon, sampling_rate, adjacency, step, relative_width = "0.01";
+  void Register(CLI::App* app, bool adjacency_flag) {
+    app->add_option("--compositions", compositions, "number K >= 1 of compositions (default 1)");
+    auto* d = app->add_option("--delta", delta, "delta in (0, 1): print epsilon_lo/epsilon_hi");
+    auto* e = app->add_option("--epsilon", epsilon, "epsilon >= 0: print delta_lo/delta_hi");
+    d->excludes(e);
+    e->excludes(d);
+    app->add_option("--sampling-rate", sampling_rate, "Poisson subsampling rate q in (0, 1] (add/remove adjacency)");
+    if (adjacency_flag)
+      app->add_option("--adjacency", adjacency, "add-remove | replace-one (default add-remove; see docs)");
+    app->add_option("--step", step, "grid step h > 0 of the loss (default: chosen for --relative-width)");
+    app->add_option("--relative-width", relative_width,
+                    "target (hi - lo)/hi of the printed enclosure when --step is not given (default 0.01)");
+  }
+};
+
+std::uint64_t ParseCompositions(const std::string& text) {
+  const Rational k = ParseFlag(text, "--compositions");
+  if (!ref::IsInteger(k) || k < 1 || k > Rational(1000000000))
+    throw InvalidArgument("--compositions", "must be an integer in [1, 1e9], got " + text);
+  return boost::multiprecision::numerator(k).convert_to<std::uint64_t>();
+}
+
+// Which adjacency the output names; throws where the pair does not model the relation.
+std::string AdjacencyText(const std::string& flag, bool sampled, bool allow_add_remove, bool allow_replace) {
+  const std::string a = flag.empty() ? (allow_add_remove ? "add-remove" : "replace-one") : flag;
+  if (a != "add-remove" && a != "replace-one")
+    throw InvalidArgument("--adjacency", "must be add-remove or replace-one, got '" + flag + "'");
+  if (sampled) {
+    if (a == "replace-one")
+      throw InvalidArgument("--adjacency", "replace-one with --sampling-rate is not supported (the pairs here are "
+                                           "the add/remove pairs of Poisson subsampling)");
+    return "add/remove one record with Poisson subsampling at rate q: both directions (remove: P = (1-q)M(D') + "
+           "q M(D), Q = M(D'); add: the reverse)";
+  }
+  if (a == "add-remove" && !allow_add_remove)
+    throw InvalidArgument("--adjacency", "add-remove does not apply to this mechanism (its input changes, it is "
+                                         "never absent): use replace-one");
+  if (a == "replace-one" && !allow_replace)
+    throw InvalidArgument("--adjacency", "replace-one does not apply to this mechanism");
+  return a == "add-remove"
+             ? "add/remove one record; --sensitivity bounds the query's change under it"
+             : "replace one record; --sensitivity bounds the query's change under it (for a sum of contributions "
+               "of norm <= C that is 2C)";
+}
+
+json RunPld(const std::string& mechanism, json parameters, const std::string& adjacency, const PldArgs& a,
+            const std::function<pld::PldPair(const pld::GridOptions&)>& build) {
+  if (a.delta.empty() == a.epsilon.empty())
+    throw InvalidArgument("--delta", "give exactly one of --delta (for epsilon) and --epsilon (for delta)");
+  const std::uint64_t k = ParseCompositions(a.compositions);
+  pld::AccountOptions options;
+  options.relative_width = ParseFlag(a.relative_width, "--relative-width");
+  if (!(options.relative_width > 0 && options.relative_width < 1))
+    throw InvalidArgument("--relative-width", "must be in (0, 1), got " + a.relative_width);
+  if (!a.step.empty()) {
+    options.step = ParseFlag(a.step, "--step");
+    if (!(*options.step > 0)) throw InvalidArgument("--step", "must be > 0, got " + a.step);
+  }
+  const std::clock_t start = std::clock();
+  json out;
+  out["mechanism"] = mechanism;
+  out["parameters"] = std::move(parameters);
+  out["adjacency"] = adjacency;
+  out["compositions"] = k;
+  out["log"] = "natural";
+  out["method"] = "privacy loss distribution: pessimistic (upper) and optimistic (lower) discretization, FFT "
+                  "composition with a bounded floating-point error, both directions of the neighbouring relation";
+  pld::AccountResult r;
+  if (!a.delta.empty()) {
+    const Rational delta = ParseFlag(a.delta, "--delta");
+    if (!(delta > 0 && delta < 1)) throw InvalidArgument("--delta", "must be in (0, 1), got " + a.delta);
+    r = pld::EpsilonOfComposition(build, k, delta, options);
+    out["quantity"] = "epsilon(delta) = inf{eps >= 0 : delta(eps) <= delta}, enclosed";
+    out["delta"] = a.delta;
+    out["epsilon_lo"] = r.epsilon.lo ? ref::ToDecimalStringDown(*r.epsilon.lo, kPldDigits) : "inf";
+    out["epsilon_hi"] = r.epsilon.hi ? ref::ToDecimalStringUp(*r.epsilon.hi, kPldDigits) : "inf";
+    if (r.epsilon.lo && r.epsilon.hi && *r.epsilon.hi > 0)
+      out["relative_width"] = ref::ToDecimalStringUp((*r.epsilon.hi - *r.epsilon.lo) / *r.epsilon.hi, 3);
+  } else {
+    const Rational eps = ParseFlag(a.epsilon, "--epsilon");
+    if (eps < 0) throw InvalidArgument("--epsilon", "must be >= 0, got " + a.epsilon);
+    r = pld::DeltaOfComposition(build, k, eps, options);
+    out["quantity"] = "delta(epsilon) = hockey-stick divergence H_{e^eps}, enclosed";
+    out["epsilon"] = a.epsilon;
+    out["delta_lo"] = ref::ToDecimalStringDown(r.delta.lo, kPldDigits);
+    out["delta_hi"] = ref::ToDecimalStringUp(r.delta.hi, kPldDigits);
+  }
+  out["grid_step"] = ref::ToExactString(r.step);
+  out["passes"] = r.passes;
+  out["grid_points"] = r.grid_points;
+  out["cpu_seconds"] = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+  return out;
+}
+
+pld::PldPair Sampled(const std::string& rate, const std::function<pld::PldPair()>& plain,
+                     const std::function<pld::PldPair(const Rational&)>& sampled) {
+  if (rate.empty()) return plain();
+  return sampled(ParseFlag(rate, "--sampling-rate"));
+}
+
+// {"p": [...], "q": [...]} with exact rationals as strings ("1/3", "0.25") or integers.
+std::pair<std::vector<Rational>, std::vector<Rational>> ReadPmfFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InvalidArgument("--file", "cannot open '" + path + "'");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::exception& e) {
+    throw InvalidArgument("--file", "'" + path + "' is not valid JSON: " + e.what());
+  }
+  auto vec = [&](const char* key) {
+    if (!j.is_object() || !j.contains(key) || !j[key].is_array())
+      throw InvalidArgument("--file", std::string("needs an array \"") + key + "\"");
+    std::vector<Rational> v;
+    for (const json& x : j[key]) {
+      if (x.is_string()) {
+        v.push_back(ref::ParseRational(x.get<std::string>(), std::string("--file ") + key));
+      } else if (x.is_number_integer()) {
+        v.push_back(Rational(x.get<long long>()));
+      } else {
+        throw InvalidArgument("--file", std::string("entries of \"") + key +
+                                            "\" must be exact rationals as strings (\"1/3\", \"0.25\") or integers");
+      }
+    }
+    return v;
+  };
+  return {vec("p"), vec("q")};
+}
+
+void RegisterGaussian(CLI::App* group, std::vector<Command>& commands) {
+  auto* app = group->add_subcommand("gaussian", "Gaussian mechanism N(0, sigma^2) vs N(Delta, sigma^2)");
+  struct Args : PldArgs { std::string sigma, sensitivity = "1"; };
+  auto a = std::make_shared<Args>();
+  app->add_option("--sigma", a->sigma, "noise standard deviation > 0")->required();
+  app->add_option("--sensitivity", a->sensitivity, "l2 sensitivity Delta > 0 (default 1)");
+  a->Register(app, true);
+  commands.push_back({app, [a]() {
+    const Rational sigma = ParseFlag(a->sigma, "--sigma"), sens = ParseFlag(a->sensitivity, "--sensitivity");
+    json params = {{"sigma", a->sigma}, {"sensitivity", a->sensitivity}};
+    if (!a->sampling_rate.empty()) params["sampling_rate"] = a->sampling_rate;
+    const std::string adj = AdjacencyText(a->adjacency, !a->sampling_rate.empty(), true, true);
+    return RunPld("gaussian", params, adj, *a, [&](const pld::GridOptions& g) {
+      return Sampled(a->sampling_rate, [&] { return pld::GaussianPld(sigma, sens, g); },
+                     [&](const Rational& q) { return pld::SubsampledGaussianPld(sigma, sens, q, g); });
+    });
+  }});
+}
+
+void RegisterLaplace(CLI::App* group, std::vector<Command>& commands) {
+  auto* app = group->add_subcommand("laplace", "Laplace mechanism Lap(0, b) vs Lap(Delta, b)");
+  struct Args : PldArgs { std::string b, sensitivity = "1"; };
+  auto a = std::make_shared<Args>();
+  app->add_option("--b", a->b, "Laplace scale b > 0")->required();
+  app->add_option("--sensitivity", a->sensitivity, "l1 sensitivity Delta > 0 (default 1)");
+  a->Register(app, true);
+  commands.push_back({app, [a]() {
+    const Rational b = ParseFlag(a->b, "--b"), sens = ParseFlag(a->sensitivity, "--sensitivity");
+    json params = {{"b", a->b}, {"sensitivity", a->sensitivity}};
+    if (!a->sampling_rate.empty()) params["sampling_rate"] = a->sampling_rate;
+    const std::string adj = AdjacencyText(a->adjacency, !a->sampling_rate.empty(), true, true);
+    return RunPld("laplace", params, adj, *a, [&](const pld::GridOptions& g) {
+      return Sampled(a->sampling_rate, [&] { return pld::LaplacePld(b, sens, g); },
+                     [&](const Rational& q) { return pld::SubsampledLaplacePld(b, sens, q, g); });
+    });
+  }});
+}
+
+void RegisterRandomizedResponse(CLI::App* group, std::vector<Command>& commands) {
+  auto* app = group->add_subcommand("randomized-response", "one bit kept with probability p, flipped otherwise");
+  struct Args : PldArgs { std::string p; };
+  auto a = std::make_shared<Args>();
+  app->add_option("--p", a->p, "keep probability in (1/2, 1)")->required();
+  a->Register(app, true);
+  commands.push_back({app, [a]() {
+    if (!a->sampling_rate.empty())
+      throw InvalidArgument("--sampling-rate", "randomized response has no law 'without the record'; give the "
+                                               "pair you mean to subsample to `pld pmf`");
+    const Rational p = ParseFlag(a->p, "--p");
+    const std::string adj = AdjacencyText(a->adjacency, false, false, true);
+    return RunPld("randomized-response", {{"p", a->p}}, adj, *a,
+                  [&](const pld::GridOptions& g) { return pld::RandomizedResponsePld(p, g); });
+  }});
+}
+
+void RegisterBinomial(CLI::App* group, std::vector<Command>& commands) {
+  auto* app = group->add_subcommand("binomial", "binomial mechanism Bin(N, p) + Delta vs Bin(N, p), exact pmfs");
+  struct Args : PldArgs { std::string trials, p, sensitivity = "1"; };
+  auto a = std::make_shared<Args>();
+  app->add_option("--trials", a->trials, "N, an integer in [1, 100000]")->required();
+  app->add_option("--p", a->p, "success probability in (0, 1)")->required();
+  app->add_option("--sensitivity", a->sensitivity, "integer shift Delta in [1, N] (default 1)");
+  a->Register(app, true);
+  commands.push_back({app, [a]() {
+    const Rational n = ParseFlag(a->trials, "--trials"), p = ParseFlag(a->p, "--p");
+    const Rational shift = ParseFlag(a->sensitivity, "--sensitivity");
+    if (!ref::IsInteger(n) || n < 1 || n > 100000)
+      throw InvalidArgument("--trials", "must be an integer in [1, 100000], got " + a->trials);
+    if (!ref::IsInteger(shift) || shift < 1 || shift > n)
+      throw InvalidArgument("--sensitivity", "must be an integer in [1, N], got " + a->sensitivity);
+    const auto [P, Q] = pld::BinomialMechanismPmfs(boost::multiprecision::numerator(n).convert_to<long>(), p,
+                                                   boost::multiprecision::numerator(shift).convert_to<long>());
+    json params = {{"trials", a->trials}, {"p", a->p}, {"sensitivity", a->sensitivity}};
+    if (!a->sampling_rate.empty()) params["sampling_rate"] = a->sampling_rate;
+    const std::string adj = AdjacencyText(a->adjacency, !a->sampling_rate.empty(), true, true);
+    return RunPld("binomial", params, adj, *a, [&](const pld::GridOptions& g) {
+      return Sampled(a->sampling_rate, [&] { return pld::TwoPmfPld(P, Q, g); },
+                     [&](const Rational& q) { return pld::SubsampledTwoPmfPld(P, Q, q, g); });
+    });
+  }});
+}
+
+void RegisterPmf(CLI::App* group, std::vector<Command>& commands) {
+  auto* app = group->add_subcommand("pmf", "any mechanism given by two exact pmfs p = M(D), q = M(D') (JSON file)");
+  struct Args : PldArgs { std::string file; };
+  auto a = std::make_shared<Args>();
+  app->add_option("--file", a->file, "JSON {\"p\": [...], \"q\": [...]}, exact rationals as strings")->required();
+  a->Register(app, false);
+  commands.push_back({app, [a]() {
+    const auto [P, Q] = ReadPmfFile(a->file);
+    const std::string adj =
+        a->sampling_rate.empty()
+            ? "the pair given: p = M(D), q = M(D') for neighbouring D, D'; both directions"
+            : "add/remove one record with Poisson subsampling at rate q: p is the law with the record, q without; "
+              "both directions";
+    json params = {{"file", a->file}, {"support", P.size()}};
+    if (!a->sampling_rate.empty()) params["sampling_rate"] = a->sampling_rate;
+    return RunPld("pmf", params, adj, *a, [&](const pld::GridOptions& g) {
+      return Sampled(a->sampling_rate, [&] { return pld::TwoPmfPld(P, Q, g); },
+                     [&](const Rational& q) { return pld::SubsampledTwoPmfPld(P, Q, q, g); });
+    });
+  }});
+}
+
+}  // namespace
+
+void RegisterPldCommands(CLI::App& root, std::vector<Command>& commands) {
+  CLI::App* group = SubcommandGroup(root, "pld", "privacy loss distribution accountant: enclosures of eps(delta) or "
+                                                 "delta(eps) under composition");
+  AddGroupDispatcher(group, commands);
+  RegisterGaussian(group, commands);
+  RegisterLaplace(group, commands);
+  RegisterRandomizedResponse(group, commands);
+  RegisterBinomial(group, commands);
+  RegisterPmf(group, commands);
+}
+
+}  // namespace dpfl::cli

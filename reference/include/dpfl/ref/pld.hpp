@@ -1,0 +1,152 @@
+// dpfl::ref — privacy loss distributions (PLD) with rigorous two-sided bounds.
+//
+// The privacy loss of a pair (P, Q) is L = log(dP/dQ)(X), X ~ P, with L = +∞ where Q has no
+// mass. Its hockey-stick curve is
+//     δ(ε) = H_{e^ε}(P ‖ Q) = E[(1 − e^{ε − L})_+]          (the atom at +∞ counts 1),
+// and the PLD of a composition of independent mechanisms is the convolution of their PLDs
+// (L adds). For adaptive composition the pairs must be dominating pairs of the mechanisms
+// (Zhu, Dong, Wang 2022, Thm 10); every pair built in pld_mechanisms.hpp is one.
+//
+// Bounds, not estimates. A `Pld` holds two measures on the grid {k·h : k ∈ ℤ} ∪ {+∞}:
+//  * upper (pessimistic): every finite loss rounded UP to the grid, every mass over-estimated;
+//  * lower (optimistic):  every finite loss rounded DOWN, every mass under-estimated.
+// Why this brackets the truth through any number of compositions: f_ε(s) = (1 − e^{ε−s})_+ is
+// non-decreasing in s and ≥ 0. Couple the true losses L_i with their roundings ⌈L_i⌉ ≥ L_i ≥ ⌊L_i⌋
+// (grid roundings, same probability space): then f_ε(Σ⌊L_i⌋) ≤ f_ε(ΣL_i) ≤ f_ε(Σ⌈L_i⌉) pointwise,
+// so the expectations bracket δ(ε) for the composition. Masses enter the convolution and the
+// expectation through sums of products of non-negative numbers, which are monotone in every
+// mass, so over-estimated masses can only raise the upper curve and under-estimated ones only
+// lower the lower curve. Truncation keeps the order: the upper measure moves tail mass up (the
+// bottom tail onto the first kept point, the top tail to +∞), the lower measure moves it down
+// (the top tail onto the last kept point) or drops it.
+//
+// Floating point. Masses are doubles; every operation that rounds carries a stated bound:
+//  * discretization: masses from MPFI enclosures, rounded up (upper) or down (lower);
+//  * convolution: directly (n ≤ kDirectConvolutionMax products per entry) with the error of a
+//    non-negative dot product, |fl − exact| ≤ γ_n·exact (Higham 2002, eq. (3.5)); otherwise by a
+//    radix-2 FFT whose error is bounded through Higham 2002, Thm 24.2 (see pld_convolution.cpp
+//    for the whole chain and the twiddle-factor accuracy it needs); the bound on the ℓ2 norm of
+//    the error vector is added to (upper) or subtracted from (lower) every entry;
+//  * queries: suffix sums and the Horner-type sums Σ m_k e^{−(s_k − s_j)} carry γ_{2n} bounds
+//    (non-negative terms), the final log/exp in MPFI.
+// So δ_lower(ε) ≤ δ(ε) ≤ δ_upper(ε) and ε_lower(δ) ≤ ε(δ) ≤ ε_upper(δ) hold as mathematical facts,
+// with ε(δ) := inf{ε ≥ 0 : δ(ε) ≤ δ}. What the grid step and the tails cost is visible as the
+// width of the enclosure, never hidden.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "dpfl/ref/enclosure.hpp"
+
+namespace dpfl::ref::pld {
+
+// A measure on {(offset + k)·h : 0 ≤ k < mass.size()} ∪ {+∞}; the step h lives in the Pld.
+struct GridMeasure {
+  std::int64_t offset = 0;
+  std::vector<double> mass;  // finite, ≥ 0
+  double infinity = 0;       // mass at +∞
+  double Total() const;      // Σ mass + infinity (rounded to nearest; for display)
+};
+
+// The two bounds of one privacy loss distribution on the grid of step h (an exact rational).
+struct Pld {
+  Rational step;
+  GridMeasure upper;  // pessimistic: δ_upper(ε) ≥ δ(ε) for every ε
+  GridMeasure lower;  // optimistic:  δ_lower(ε) ≤ δ(ε) for every ε
+};
+
+// A neighbouring relation has two directions, (P, Q) = (M(D), M(D')) and (M(D'), M(D)); a
+// guarantee must hold for both. `backward` is empty when the pair is symmetric (the two PLDs
+// are equal), so it is composed once.
+struct PldPair {
+  Pld forward;
+  std::optional<Pld> backward;
+};
+
+// ---- building ------------------------------------------------------------------------------
+// The PLD of two exact pmfs on a common finite support (p_i, q_i ≥ 0, each summing to 1):
+// loss log(p_i/q_i) enclosed by MPFI, rounded up/down to the grid from the enclosure's upper/lower
+// end (valid whether or not the loss sits on a grid point); q_i = 0 < p_i goes to +∞; p_i = 0 is
+// dropped. Names "p", "q" (lengths, negatives, sums ≠ 1) and "step" (≤ 0).
+Pld FromPmfs(const std::vector<Rational>& p, const std::vector<Rational>& q, const Rational& step,
+             mpfr_prec_t prec = 128);
+
+// A loss law given by its distribution function, for mechanisms with a continuous part.
+class LossLaw {
+ public:
+  virtual ~LossLaw() = default;
+  // An enclosure of F(t) = P(L ≤ t) (finite losses only; the atom at +∞ is never ≤ t).
+  virtual Enclosure Cdf(const Rational& t, mpfr_prec_t prec) const = 0;
+  // An enclosure of P(L = +∞).
+  virtual Enclosure InfiniteMass(mpfr_prec_t prec) const { return Enclosure(prec, 0L); }
+  // Lower and upper bounds of the masses P(t_i < L ≤ t_{i+1}), t_i = (k0 + i)·h, for i < n.
+  // Default: differences of Cdf enclosures.
+  struct BinBounds {
+    std::vector<double> lo, hi;
+  };
+  virtual BinBounds BinMasses(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec) const;
+  // A range [lo, hi] outside which the finite loss has mass of order `tail` or less. Only a hint
+  // for where to cut: the mass outside is computed from Cdf and accounted for either way.
+  virtual std::pair<double, double> Range(double tail) const = 0;
+};
+
+// Upper: bin ((k−1)h, kh] → kh, everything ≤ k_min·h → k_min·h, everything above k_max·h
+// (including +∞) → +∞. Lower: bin ((k−1)h, kh] → (k−1)h, finite mass above k_max·h → k_max·h,
+// mass ≤ k_min·h dropped, +∞ → +∞. k_min, k_max from law.Range(tail).
+Pld FromLossLaw(const LossLaw& law, const Rational& step, double tail, mpfr_prec_t prec = 128);
+
+// ∫_a^{a+w} φ for the standard normal density φ, enclosed: a Taylor expansion of φ at a to order 6
+// with the Lagrange remainder bounded by interval evaluation of φ^{(6)} = He_6·φ over [a, a + w]
+// (He the probabilists' Hermite polynomials), on sub-intervals of width ≤ 1/32. `phi_a` must
+// enclose φ(a) (the caller's recurrence supplies it).
+Enclosure NormalMassFrom(const Enclosure& a, const Enclosure& w, const Enclosure& phi_a);
+
+// ---- composition ---------------------------------------------------------------------------
+struct ComposeOptions {
+  // After each convolution, a bottom and a top tail of at most this mass is folded as described
+  // above (upper: top tail to +∞, which adds at most `tail` to δ_upper per convolution).
+  double tail = 1e-14;
+};
+
+// The PLD of the composition of a and b (same step; InvalidArgument "step" otherwise).
+Pld Compose(const Pld& a, const Pld& b, const ComposeOptions& options = {});
+// The `times`-fold composition (≥ 1) by binary powering: about 2·log2(times) convolutions.
+Pld SelfCompose(const Pld& a, std::uint64_t times, const ComposeOptions& options = {});
+PldPair Compose(const PldPair& a, const PldPair& b, const ComposeOptions& options = {});
+PldPair SelfCompose(const PldPair& a, std::uint64_t times, const ComposeOptions& options = {});
+
+// ---- queries -------------------------------------------------------------------------------
+// ε(δ) = inf{ε ≥ 0 : δ(ε) ≤ δ}, enclosed: lo ≤ ε(δ) ≤ hi, both exact dyadic rationals; an empty
+// optional means +∞ (the upper measure's atom at +∞ already exceeds δ).
+struct EpsilonBounds {
+  std::optional<Rational> lo, hi;
+};
+// δ(ε) enclosed, lo ≤ δ(ε) ≤ hi, exact rationals in [0, 1].
+struct DeltaBounds {
+  Rational lo, hi;
+};
+
+// Names "delta" (∉ (0, 1)).
+EpsilonBounds EpsilonForDelta(const Pld& pld, const Rational& delta, mpfr_prec_t prec = 128);
+// Names "epsilon" (< 0).
+DeltaBounds DeltaForEpsilon(const Pld& pld, const Rational& epsilon, mpfr_prec_t prec = 128);
+// The worse of the two directions: [max lo, max hi] encloses the max of the two true values.
+EpsilonBounds EpsilonForDelta(const PldPair& pair, const Rational& delta, mpfr_prec_t prec = 128);
+DeltaBounds DeltaForEpsilon(const PldPair& pair, const Rational& epsilon, mpfr_prec_t prec = 128);
+
+// ---- convolution (pld_convolution.cpp; exposed for its tests) ------------------------------
+inline constexpr std::size_t kDirectConvolutionMax = 64;
+
+struct ConvolutionBounds {
+  std::vector<double> upper, lower;  // lengths |a_up| + |b_up| − 1 and |a_lo| + |b_lo| − 1
+  double fft_error = 0;              // the per-entry bound added/subtracted (0 on the direct path)
+};
+// upper ≥ a_up ∗ b_up and 0 ≤ lower ≤ a_lo ∗ b_lo entrywise (exact linear convolutions).
+// `force_fft` takes the FFT path at any size (for tests).
+ConvolutionBounds ConvolveBounds(const std::vector<double>& a_up, const std::vector<double>& b_up,
+                                 const std::vector<double>& a_lo, const std::vector<double>& b_lo,
+                                 bool force_fft = false);
+
+}  // namespace dpfl::ref::pld

@@ -1,0 +1,376 @@
+// dpfl::ref::pld — mechanism PLDs and the accountant (formulas and sources in pld_mechanisms.hpp).
+#include "dpfl/ref/pld_mechanisms.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dpfl/validate.hpp"
+#include "pld_normal.hpp"
+
+namespace dpfl::ref::pld {
+namespace {
+
+double TailZ(double tail) { return std::sqrt(2.0 * std::log(1.0 / std::max(tail, 1e-300))) + 1.0; }
+
+// F where a branch condition cannot be decided from an enclosure: the hull of both branches'
+// values contains the true one (F is evaluated by one of them).
+Enclosure Either(bool certain_a, bool certain_b, const std::function<Enclosure()>& a,
+                 const std::function<Enclosure()>& b) {
+  if (certain_a) return a();
+  if (certain_b) return b();
+  return Hull(a(), b());
+}
+
+// log(1 − q + q e^e) in double, for range hints only.
+double MixLog(double q, double e) {
+  if (e > 0) return e + std::log(q) + std::log1p((1 - q) * std::exp(-e) / q);
+  return std::log((1 - q) + q * std::exp(e));
+}
+
+// ---- Gaussian and subsampled Gaussian ------------------------------------------------------
+class SubsampledGaussianLaw final : public LossLaw {
+ public:
+  SubsampledGaussianLaw(Rational sigma, Rational sens, Rational q, bool remove)
+      : sigma_(std::move(sigma)), sens_(std::move(sens)), q_(std::move(q)), remove_(remove) {}
+
+  Enclosure Cdf(const Rational& t, mpfr_prec_t prec) const override {
+    if (q_ == 1) {  // plain Gaussian: L ~ N(μ²/2, μ²)
+      const Rational mu = sens_ / sigma_;
+      return NormalCdf(Enclosure(prec, Rational((t - mu * mu / 2) / mu)));
+    }
+    const Enclosure one_minus_q(prec, Rational(1 - q_));
+    const Rational s = remove_ ? t : Rational(-t);
+    const Enclosure arg = Exp(Enclosure(prec, s)) - one_minus_q;  // e^{±t} − (1 − q)
+    // remove: F = 0 when e^t ≤ 1 − q; add: F = 1 when e^{−t} ≤ 1 − q.
+    auto outside = [&] { return Enclosure(prec, remove_ ? 0L : 1L); };
+    auto inside = [&] {
+      const Enclosure x = Rational(sigma_ * sigma_ / sens_) * Log(arg / Rational(q_)) + Rational(sens_ / 2);
+      if (remove_)
+        return Rational(1 - q_) * NormalCdf(x / sigma_) + q_ * NormalCdf((x - sens_) / sigma_);
+      return NormalCdf(-x / sigma_);
+    };
+    return Either(CertainlyPositive(arg), CertainlyNonPositive(arg), inside, outside);
+  }
+
+  // Plain Gaussian: L ~ N(m, μ²), m = μ²/2. In y = (t − m)/μ the bins are [y_i, y_i + d], d = h/μ,
+  // and mass_i = φ(y_i)·I(y_i) with I(y) = ∫_0^d e^{−ys − s²/2} ds. GaussianBins evaluates this in
+  // double with explicit bounds (see there); NormalMassFrom (MPFI) covers coarse grids.
+  BinBounds BinMasses(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec) const override {
+    if (q_ != 1) return MixtureBins(k0, n, step, prec);
+    const Rational mu = sens_ / sigma_;
+    const Rational y0 = (step * k0 - mu * mu / 2) / mu, d = step / mu;
+    const double reach = std::max(std::abs(y0.convert_to<double>()),
+                                  std::abs((y0 + d * static_cast<long>(n)).convert_to<double>())) + 1;
+    if (d <= Rational(1, 32) && reach * d.convert_to<double>() <= 0.5) return detail::GaussianBins(y0, d, n, prec);
+    BinBounds out;
+    const Enclosure dE(prec, d);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Enclosure yi(prec, Rational(y0 + d * static_cast<long>(i)));
+      const Enclosure m = NormalMassFrom(yi, dE, NormalPdf(yi));
+      out.lo.push_back(std::max(0.0, m.LoDouble()));
+      out.hi.push_back(std::max(0.0, m.HiDouble()));
+    }
+    return out;
+  }
+
+  // Subsampled: the bin (t_{k−1}, t_k] is an x-interval between x(±t_{k−1}) and x(±t_k), enclosed
+  // by MPFI (e^{±t_k} by the recurrence ×e^{±h}, one log per point); the masses by
+  // detail::NormalIntegralBounds over the standardized ends. A bin whose end has e^{±t} − (1 − q)
+  // not certainly > 0 (x = −∞ or undecided) falls back to the Cdf difference.
+  BinBounds MixtureBins(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec) const {
+    const Rational s = remove_ ? Rational(1) : Rational(-1);
+    const Enclosure one_minus_q(prec, Rational(1 - q_)), eh = ExpQ(prec, Rational(s * step));
+    Enclosure e = ExpQ(prec, Rational(s * step * k0));  // e^{±t_k}
+    struct End {
+      bool finite;
+      double z1_lo, z1_hi, z2_lo, z2_hi;  // x/σ and (x − Δ)/σ
+    };
+    auto end_at = [&](const Enclosure& ek) {
+      const Enclosure arg = ek - one_minus_q;
+      if (!CertainlyPositive(arg)) return End{false, 0, 0, 0, 0};
+      const Enclosure x = Rational(sigma_ * sigma_ / sens_) * Log(arg / Rational(q_)) + Rational(sens_ / 2);
+      const Enclosure z1 = x / sigma_, z2 = (x - sens_) / sigma_;
+      return End{true, z1.LoDouble(), z1.HiDouble(), z2.LoDouble(), z2.HiDouble()};
+    };
+    const double w_lo = Enclosure(prec, Rational(1 - q_)).LoDouble(), w_hi = Enclosure(prec, Rational(1 - q_)).HiDouble();
+    const double q_lo = Enclosure(prec, q_).LoDouble(), q_hi = Enclosure(prec, q_).HiDouble();
+    BinBounds out;
+    out.lo.resize(n);
+    out.hi.resize(n);
+    End prev = end_at(e);
+    for (std::size_t i = 0; i < n; ++i) {
+      e = e * eh;
+      const End cur = end_at(e);
+      if (!prev.finite || !cur.finite) {
+        const std::int64_t k = k0 + static_cast<std::int64_t>(i);
+        const Enclosure m = Cdf(Rational(step * (k + 1)), prec) - Cdf(Rational(step * k), prec);
+        out.lo[i] = std::max(0.0, m.LoDouble());
+        out.hi[i] = std::max(0.0, m.HiDouble());
+      } else if (remove_) {  // x increases with t: [prev, cur]; X ~ (1−q)N(0, σ²) + qN(Δ, σ²)
+        const auto a = detail::NormalIntegralBounds(prev.z1_lo, prev.z1_hi, cur.z1_lo, cur.z1_hi);
+        const auto b = detail::NormalIntegralBounds(prev.z2_lo, prev.z2_hi, cur.z2_lo, cur.z2_hi);
+        out.hi[i] = std::nextafter((w_hi * a.second + q_hi * b.second) * (1 + 0x1p-50), HUGE_VAL);
+        out.lo[i] = std::max(0.0, std::nextafter((w_lo * a.first + q_lo * b.first) * (1 - 0x1p-50), 0.0));
+      } else {  // x(−t) decreases with t: [cur, prev]; X ~ N(0, σ²)
+        const auto a = detail::NormalIntegralBounds(cur.z1_lo, cur.z1_hi, prev.z1_lo, prev.z1_hi);
+        out.hi[i] = a.second;
+        out.lo[i] = a.first;
+      }
+      prev = cur;
+    }
+    return out;
+  }
+
+  std::pair<double, double> Range(double tail) const override {
+    const double sigma = sigma_.convert_to<double>(), d = sens_.convert_to<double>(), q = q_.convert_to<double>();
+    const double z = TailZ(tail);
+    auto loss = [&](double x) { return MixLog(q, (2 * x * d - d * d) / (2 * sigma * sigma)); };
+    if (remove_) return {loss(-z * sigma), loss(d + z * sigma)};
+    return {-loss(z * sigma), -loss(-z * sigma)};
+  }
+
+ private:
+  Rational sigma_, sens_, q_;
+  bool remove_;
+};
+
+// ---- Laplace and subsampled Laplace --------------------------------------------------------
+// P(X ≤ y) for X ~ Lap(μ, b).
+Enclosure LaplaceCdf(const Enclosure& y, const Rational& mu, const Rational& b) {
+  const Enclosure z = (y - mu) / b;
+  const mpfr_prec_t prec = y.prec();
+  auto below = [&] { return Exp(z) / Rational(2); };
+  auto above = [&] { return Rational(1) - Exp(-z) / Rational(2); };
+  (void)prec;
+  return Either(CertainlyNegative(z), CertainlyNonNegative(z), below, above);
+}
+
+class SubsampledLaplaceLaw final : public LossLaw {
+ public:
+  SubsampledLaplaceLaw(Rational b, Rational sens, Rational q, bool remove)
+      : b_(std::move(b)), sens_(std::move(sens)), q_(std::move(q)), remove_(remove) {}
+
+  Enclosure Cdf(const Rational& t, mpfr_prec_t prec) const override {
+    const Rational eps0 = sens_ / b_;
+    if (q_ == 1) {  // plain Laplace (symmetric): closed form
+      if (t < -eps0) return Enclosure(prec, 0L);
+      if (t >= eps0) return Enclosure(prec, 1L);
+      return ExpQ(prec, Rational(t / 2 - eps0 / 2)) / Rational(2);
+    }
+    const Rational s = remove_ ? t : Rational(-t);
+    const Enclosure arg = Exp(Enclosure(prec, s)) - Enclosure(prec, Rational(1 - q_));
+    auto outside = [&] { return Enclosure(prec, remove_ ? 0L : 1L); };
+    auto inside = [&] {
+      // G = log((e^s − 1 + q)/q): g(x) ≤ G (remove) or g(x) ≥ G (add).
+      const Enclosure G = Log(arg / Rational(q_));
+      const Enclosure cut = (G * b_ + sens_) / Rational(2);  // g(x) = G at x = cut, x ∈ [0, Δ]
+      auto mix_cdf = [&] {
+        return Rational(1 - q_) * LaplaceCdf(cut, 0, b_) + q_ * LaplaceCdf(cut, sens_, b_);
+      };
+      if (remove_) {
+        // g ≤ G: none if G < −Δ/b, all if G ≥ Δ/b, else x ≤ cut.
+        auto mid_or_all = [&] {
+          return Either(CertainlyLess(G, Enclosure(prec, eps0)), CertainlyNonNegative(G - eps0), mix_cdf,
+                        [&] { return Enclosure(prec, 1L); });
+        };
+        return Either(CertainlyNegative(G + eps0), CertainlyNonNegative(G + eps0), [&] { return Enclosure(prec, 0L); },
+                      mid_or_all);
+      }
+      // add, X ~ Lap(0): g ≥ G: all if G ≤ −Δ/b, none if G > Δ/b, else x ≥ cut.
+      auto tail_cdf = [&] { return Rational(1) - LaplaceCdf(cut, 0, b_); };
+      auto mid_or_none = [&] {
+        return Either(CertainlyNonPositive(G - eps0), CertainlyPositive(G - eps0), tail_cdf,
+                      [&] { return Enclosure(prec, 0L); });
+      };
+      return Either(CertainlyNonPositive(G + eps0), CertainlyPositive(G + eps0), [&] { return Enclosure(prec, 1L); },
+                    mid_or_none);
+    };
+    return Either(CertainlyPositive(arg), CertainlyNonPositive(arg), inside, outside);
+  }
+
+  std::pair<double, double> Range(double) const override {
+    const double e0 = (sens_ / b_).convert_to<double>(), q = q_.convert_to<double>();
+    const double hi = MixLog(q, e0) + 1e-9, lo = MixLog(q, -e0) - 1e-9;
+    if (remove_) return {lo, hi};
+    return {-hi, -lo};
+  }
+
+ private:
+  Rational b_, sens_, q_;
+  bool remove_;
+};
+
+PldPair FromLaws(const LossLaw& forward, const LossLaw* backward, const GridOptions& grid) {
+  PldPair out;
+  out.forward = FromLossLaw(forward, grid.step, grid.tail, grid.prec);
+  if (backward) out.backward = FromLossLaw(*backward, grid.step, grid.tail, grid.prec);
+  return out;
+}
+
+void ValidateRate(const Rational& q) { Require("q", q, Domain::OpenClosed(0, 1), EchoValue); }
+
+}  // namespace
+
+PldPair GaussianPld(const Rational& sigma, const Rational& sensitivity, const GridOptions& grid) {
+  ValidatePositive(sigma, "sigma");
+  ValidatePositive(sensitivity, "sensitivity");
+  const SubsampledGaussianLaw law(sigma, sensitivity, 1, true);
+  return FromLaws(law, nullptr, grid);
+}
+
+PldPair SubsampledGaussianPld(const Rational& sigma, const Rational& sensitivity, const Rational& q,
+                              const GridOptions& grid) {
+  ValidatePositive(sigma, "sigma");
+  ValidatePositive(sensitivity, "sensitivity");
+  ValidateRate(q);
+  if (q == 1) return GaussianPld(sigma, sensitivity, grid);
+  const SubsampledGaussianLaw remove(sigma, sensitivity, q, true), add(sigma, sensitivity, q, false);
+  return FromLaws(remove, &add, grid);
+}
+
+PldPair LaplacePld(const Rational& b, const Rational& sensitivity, const GridOptions& grid) {
+  ValidatePositive(b, "b");
+  ValidatePositive(sensitivity, "sensitivity");
+  const SubsampledLaplaceLaw law(b, sensitivity, 1, true);
+  return FromLaws(law, nullptr, grid);
+}
+
+PldPair SubsampledLaplacePld(const Rational& b, const Rational& sensitivity, const Rational& q,
+                             const GridOptions& grid) {
+  ValidatePositive(b, "b");
+  ValidatePositive(sensitivity, "sensitivity");
+  ValidateRate(q);
+  if (q == 1) return LaplacePld(b, sensitivity, grid);
+  const SubsampledLaplaceLaw remove(b, sensitivity, q, true), add(b, sensitivity, q, false);
+  return FromLaws(remove, &add, grid);
+}
+
+PldPair RandomizedResponsePld(const Rational& p, const GridOptions& grid) {
+  if (!(p > Rational(1, 2) && p < 1))
+    throw InvalidArgument("p", "the keep probability must be in (1/2, 1), got " + EchoValue(p));
+  PldPair out;
+  out.forward = FromPmfs({p, Rational(1 - p)}, {Rational(1 - p), p}, grid.step, grid.prec);
+  return out;
+}
+
+std::pair<std::vector<Rational>, std::vector<Rational>> BinomialMechanismPmfs(long trials, const Rational& p,
+                                                                               long shift) {
+  if (trials < 1 || trials > 100000)
+    throw InvalidArgument("trials", "must be an integer in [1, 100000], got " + std::to_string(trials));
+  if (!(p > 0 && p < 1)) throw InvalidArgument("p", "must be in (0, 1), got " + EchoValue(p));
+  if (shift < 1 || shift > trials)
+    throw InvalidArgument("sensitivity", "must be an integer in [1, trials], got " + std::to_string(shift));
+  const std::size_t n = static_cast<std::size_t>(trials), s = static_cast<std::size_t>(shift);
+  std::vector<Rational> bin(n + 1);
+  const Rational r = p / (1 - p);
+  Rational term = 1;  // (1 − p)^N, then × r·(N − k)/(k + 1)
+  for (std::size_t k = 0; k < n; ++k) term *= (1 - p);
+  for (std::size_t k = 0; k <= n; ++k) {
+    bin[k] = term;
+    if (k < n) term = term * r * Rational(static_cast<long>(n - k), static_cast<long>(k + 1));
+  }
+  std::vector<Rational> P(n + s + 1, Rational(0)), Q(n + s + 1, Rational(0));
+  for (std::size_t k = 0; k <= n; ++k) {
+    P[k + s] = bin[k];
+    Q[k] = bin[k];
+  }
+  return {P, Q};
+}
+
+PldPair TwoPmfPld(const std::vector<Rational>& p, const std::vector<Rational>& q, const GridOptions& grid) {
+  PldPair out;
+  out.forward = FromPmfs(p, q, grid.step, grid.prec);
+  if (p != q) out.backward = FromPmfs(q, p, grid.step, grid.prec);
+  return out;
+}
+
+PldPair SubsampledTwoPmfPld(const std::vector<Rational>& p, const std::vector<Rational>& q, const Rational& q_sample,
+                            const GridOptions& grid) {
+  ValidateRate(q_sample);
+  if (p.size() != q.size())
+    throw InvalidArgument("q", "p and q must have the same length (" + std::to_string(p.size()) + " vs " +
+                                   std::to_string(q.size()) + ")");
+  std::vector<Rational> mix(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) mix[i] = (1 - q_sample) * q[i] + q_sample * p[i];
+  PldPair out;
+  out.forward = FromPmfs(mix, q, grid.step, grid.prec);
+  if (mix != q) out.backward = FromPmfs(q, mix, grid.step, grid.prec);
+  return out;
+}
+
+// ---- accountant ----------------------------------------------------------------------------
+namespace {
+
+// x rounded down to 12 significant bits, as an exact dyadic rational (x > 0).
+Rational RoundStep(double x) {
+  int e = 0;
+  const double m = std::frexp(x, &e);  // x = m·2^e, m ∈ [0.5, 1)
+  const double mant = std::floor(m * 4096.0);
+  return Rational(static_cast<long>(mant)) * Pow2(e - 12);
+}
+
+// What a pass reports for the next step choice: scale ≤ 0 when done.
+struct Refine {
+  double scale = 0, width = 1;
+};
+
+template <class Query>
+AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::uint64_t k,
+                  const AccountOptions& o, const Query& query) {
+  if (k < 1) throw InvalidArgument("compositions", "must be >= 1");
+  if (!(o.relative_width > 0 && o.relative_width < 1))
+    throw InvalidArgument("relative-width", "must be in (0, 1), got " + EchoValue(o.relative_width));
+  AccountResult r;
+  auto pass = [&](const Rational& step) {
+    GridOptions g{step, o.tail, o.prec};
+    const PldPair composed = SelfCompose(build(g), k, o.compose);
+    r.step = step;
+    r.grid_points = composed.forward.upper.mass.size();
+    ++r.passes;
+    return query(composed, r);
+  };
+  if (o.step) {
+    pass(*o.step);
+    return r;
+  }
+  // Geometric refinement: each pass aims at a tenth of the previous relative width (never below
+  // the target), from the scale the previous pass reports (its ε lower end), so the last pass,
+  // the expensive one, is chosen from a good estimate.
+  Rational step(1, 64);
+  Refine next = pass(step);
+  for (int i = 1; i < o.max_passes && next.scale > 0; ++i) {
+    const double w = o.relative_width.convert_to<double>();
+    const double aim = 0.9 * std::max(w, next.width / 10);
+    Rational h = RoundStep(std::max(aim * next.scale / static_cast<double>(k), 1e-9));
+    if (h >= step) h = step / 2;
+    step = h;
+    next = pass(step);
+  }
+  return r;
+}
+
+}  // namespace
+
+AccountResult EpsilonOfComposition(const std::function<PldPair(const GridOptions&)>& build, std::uint64_t compositions,
+                                   const Rational& delta, const AccountOptions& options) {
+  return Run(build, compositions, options, [&](const PldPair& pld, AccountResult& r) -> Refine {
+    r.epsilon = EpsilonForDelta(pld, delta, options.prec);
+    if (!r.epsilon.hi) return {};  // +∞ at every step: nothing to refine
+    const Rational hi = *r.epsilon.hi, lo = r.epsilon.lo ? *r.epsilon.lo : Rational(0);
+    if (hi == 0 || hi - lo <= options.relative_width * hi) return {};
+    const double width = Rational((hi - lo) / hi).convert_to<double>();
+    return {lo > 0 ? lo.convert_to<double>() : hi.convert_to<double>() / 4, width};
+  });
+}
+
+AccountResult DeltaOfComposition(const std::function<PldPair(const GridOptions&)>& build, std::uint64_t compositions,
+                                 const Rational& epsilon, const AccountOptions& options) {
+  const double eps = epsilon.convert_to<double>();
+  return Run(build, compositions, options, [&](const PldPair& pld, AccountResult& r) -> Refine {
+    r.delta = DeltaForEpsilon(pld, epsilon, options.prec);
+    if (r.delta.hi == 0 || r.delta.hi - r.delta.lo <= options.relative_width * r.delta.hi) return {};
+    return {eps > 0 ? eps : 1.0, Rational((r.delta.hi - r.delta.lo) / r.delta.hi).convert_to<double>()};
+  });
+}
+
+}  // namespace dpfl::ref::pld
