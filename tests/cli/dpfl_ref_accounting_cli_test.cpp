@@ -15,30 +15,19 @@
 #include <boost/multiprecision/gmp.hpp>
 
 #include "dpfl/ref/numbers.hpp"
-#include "testing/subprocess.hpp"
+#include "testing/cli_helpers.hpp"
 
 namespace {
 
 using nlohmann::json;
 using Rational = boost::multiprecision::mpq_rational;
 using Int = boost::multiprecision::mpz_int;
-using dpfl::testing::RunResult;
 using Args = std::vector<std::string>;
-
-RunResult RunDpflRef(const std::vector<std::string>& args) {
-  return dpfl::testing::RunProgram(DPFL_REF_BINARY, args, ::testing::TempDir());
-}
 
 Rational R(const std::string& s) { return dpfl::ref::ParseRational(s, "test"); }
 
 // Runs a command that must succeed and returns its JSON.
-json Ok(const std::vector<std::string>& args) {
-  const RunResult r = RunDpflRef(args);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err, "");
-  if (r.exit_code != 0) return json::object();
-  return json::parse(r.out);
-}
+json Ok(const std::vector<std::string>& args) { return dpfl::testing::RunOk(DPFL_REF_BINARY, args); }
 
 // A json member by a dotted path ("precondition.lhs").
 const json& At(const json& j, const std::string& path) {
@@ -498,34 +487,13 @@ TEST(AccountingCli, BinomialMechanismRecomputesThm3CorrectedEpsU) {
 }
 
 // ---- bad input: every subcommand -----------------------------------------------------------------
-struct BadInput {
-  const char* name;
-  std::vector<std::string> args;
-  const char* must_mention;
-};
-void PrintTo(const BadInput& b, std::ostream* os) { *os << b.name; }
+using dpfl::testing::BadInput;
 class AccountingBadInput : public ::testing::TestWithParam<BadInput> {};
 
-TEST_P(AccountingBadInput, ExitsTwoWithOneLineNamingTheFlag) {
-  const BadInput& b = GetParam();
-  const RunResult r = RunDpflRef(b.args);
-  EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
-  EXPECT_EQ(r.out, "") << "no partial JSON";
-  ASSERT_FALSE(r.err.empty());
-  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "exactly one line: " << r.err;
-  EXPECT_NE(r.err.find(b.must_mention), std::string::npos) << r.err;
-}
+TEST_P(AccountingBadInput, ExitsTwoWithOneLineNamingTheFlag) { dpfl::testing::ExpectRejected(DPFL_REF_BINARY, GetParam()); }
 
-// `base` with the value after flag `key` replaced (or the pair appended when absent).
 Args With(Args base, const std::string& key, const std::string& value) {
-  for (size_t i = 0; i + 1 < base.size(); ++i)
-    if (base[i] == key) {
-      base[i + 1] = value;
-      return base;
-    }
-  base.push_back(key);
-  base.push_back(value);
-  return base;
+  return dpfl::testing::WithFlag(std::move(base), key, value);
 }
 const Args kGauss = {"rdp", "gaussian", "--sigma", "1", "--order", "2"};
 const Args kSgm = {"rdp", "sampled-gaussian", "--q", "0.01", "--sigma", "1", "--order", "2"};

@@ -1,0 +1,163 @@
+// dpfl-ref pld * and calibrate gaussian-analytic --sigma through the real binary: the issue's
+// "Must show" commands print epsilon_lo/epsilon_hi (or delta_lo/delta_hi) as outward-rounded
+// decimal strings with the true value inside (closed forms computed here in double, with a margin
+// far below the enclosures' widths, or published dp_accounting numbers), every output names its
+// adjacency, and bad input exits 2 naming the flag.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "dpfl/ref/numbers.hpp"
+#include "testing/cli_helpers.hpp"
+
+namespace {
+
+using nlohmann::json;
+using dpfl::ref::Rational;
+using dpfl::testing::BadInput;
+using dpfl::testing::CliArgs;
+
+Rational R(const std::string& s) { return dpfl::ref::ParseRational(s, "test"); }
+json Ok(const CliArgs& args) { return dpfl::testing::RunOk(DPFL_REF_BINARY, args); }
+
+double Phi(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+// Balle–Wang δ(ε) of a Gaussian with μ = Δ/σ (independent double model).
+double GaussDelta(double eps, double mu) { return Phi(-eps / mu + mu / 2) - std::exp(eps) * Phi(-eps / mu - mu / 2); }
+// ε with GaussDelta(ε) = δ, by bisection in double (accurate to ~1e-12 here).
+double GaussEps(double delta, double mu) {
+  double lo = 0, hi = 100;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (lo + hi) / 2;
+    (GaussDelta(mid, mu) > delta ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+// lo ≤ truth ≤ hi with a margin for the double model; the printed ends are decimal strings.
+void ExpectEncloses(const json& j, const std::string& lo_key, const std::string& hi_key, double truth,
+                    double margin) {
+  ASSERT_TRUE(j.contains(lo_key) && j.contains(hi_key)) << j.dump();
+  const Rational lo = R(j[lo_key].get<std::string>()), hi = R(j[hi_key].get<std::string>());
+  EXPECT_LE(lo, hi);
+  EXPECT_LE(lo.convert_to<double>(), truth + margin) << j.dump();
+  EXPECT_GE(hi.convert_to<double>(), truth - margin) << j.dump();
+}
+
+TEST(PldCli, GaussianComposedEpsilonEnclosesTheClosedForm) {
+  const json j = Ok({"pld", "gaussian", "--sigma", "20", "--sensitivity", "1", "--compositions", "1000", "--delta",
+                     "1e-5"});
+  ExpectEncloses(j, "epsilon_lo", "epsilon_hi", GaussEps(1e-5, std::sqrt(1000.0) / 20), 1e-9);
+  EXPECT_LE(R(j["relative_width"].get<std::string>()), R("0.01"));
+  EXPECT_EQ(j["compositions"], 1000);
+  EXPECT_EQ(j["log"], "natural");
+  EXPECT_NE(j["adjacency"].get<std::string>().find("add/remove"), std::string::npos);
+  EXPECT_TRUE(j["cpu_seconds"].is_number());
+}
+
+TEST(PldCli, GaussianDeltaForEpsilonAndReplaceOneLabel) {
+  const json j = Ok({"pld", "gaussian", "--sigma", "2", "--compositions", "4", "--epsilon", "1", "--adjacency",
+                     "replace-one"});
+  ExpectEncloses(j, "delta_lo", "delta_hi", GaussDelta(1, 1.0), 1e-12);
+  EXPECT_NE(j["adjacency"].get<std::string>().find("replace one"), std::string::npos);
+}
+
+TEST(PldCli, CalibrateGaussianAnalyticFromSigma) {
+  // σ = 3.7306316348… calibrates ε = 1 at δ = 1e-5 (docs/accounting.md); the inverse must give 1.
+  const json j = Ok({"calibrate", "gaussian-analytic", "--sigma", "3.730631634815941832249822575037427818843",
+                     "--delta", "1e-5"});
+  ExpectEncloses(j, "epsilon_lo", "epsilon_hi", 1.0, 1e-12);
+  EXPECT_LE(R(j["epsilon_hi"].get<std::string>()) - R(j["epsilon_lo"].get<std::string>()), R("1e-15"));
+  const json k = Ok({"calibrate", "gaussian-analytic", "--sigma", "1", "--delta", "1e-5", "--sensitivity", "2"});
+  ExpectEncloses(k, "epsilon_lo", "epsilon_hi", GaussEps(1e-5, 2.0), 1e-9);
+}
+
+// dp_accounting privacy_loss_mechanism_test.py: Laplace b = 2, Δ = 4, ε = 0.5 → 0.5276334473;
+// subsampled (q = 0.8) REMOVE → 0.4039564635032081 (the worse direction, which pld prints).
+TEST(PldCli, LaplacePlainAndSubsampled) {
+  const json plain = Ok({"pld", "laplace", "--b", "2", "--sensitivity", "4", "--epsilon", "0.5"});
+  ExpectEncloses(plain, "delta_lo", "delta_hi", 1 - std::exp((0.5 - 2) / 2), 1e-12);
+  const json sub = Ok({"pld", "laplace", "--b", "2", "--sensitivity", "4", "--sampling-rate", "0.8", "--epsilon",
+                       "0.5", "--relative-width", "0.001"});
+  ExpectEncloses(sub, "delta_lo", "delta_hi", 0.4039564635032081, 1e-7);
+}
+
+TEST(PldCli, SubsampledGaussianDpSgd) {
+  // tensorflow/privacy compute_dp_sgd_privacy_test.py: q = 0.01, σ = 0.7, 120 steps, δ = 1e-5,
+  // dp_accounting PLD (pessimistic, grid 1e-4): 2.4612381, within its discretization error.
+  const json j = Ok({"pld", "gaussian", "--sigma", "0.7", "--sampling-rate", "0.01", "--compositions", "120",
+                     "--delta", "1e-5"});
+  ExpectEncloses(j, "epsilon_lo", "epsilon_hi", 2.4612381, 0.012);
+  EXPECT_LE(R(j["epsilon_lo"].get<std::string>()), R("2.4612381"));
+}
+
+TEST(PldCli, RandomizedResponseComposedMatchesBinomialSum) {
+  const json j = Ok({"pld", "randomized-response", "--p", "0.75", "--compositions", "20", "--epsilon", "1"});
+  double exact = 0;  // Σ_j C(20,j) (p^j q^{20−j} − e q^j p^{20−j})_+
+  for (int i = 0; i <= 20; ++i) {
+    const double c = std::tgamma(21.0) / (std::tgamma(i + 1.0) * std::tgamma(21.0 - i));
+    exact += c * std::max(0.0, std::pow(0.75, i) * std::pow(0.25, 20 - i) - std::exp(1.0) * std::pow(0.25, i) *
+                                                                                 std::pow(0.75, 20 - i));
+  }
+  ExpectEncloses(j, "delta_lo", "delta_hi", exact, 1e-12);
+}
+
+TEST(PldCli, TwoPmfFileAndBinomial) {
+  const std::string path = ::testing::TempDir() + "/pld_pmf.json";
+  {
+    std::ofstream f(path);
+    f << R"({"p": ["3/4", "1/4"], "q": ["1/4", "3/4"]})";
+  }
+  const json j = Ok({"pld", "pmf", "--file", path, "--compositions", "20", "--epsilon", "1"});
+  const json rr = Ok({"pld", "randomized-response", "--p", "0.75", "--compositions", "20", "--epsilon", "1"});
+  // Same pair, both through exact rationals: the two enclosures overlap.
+  EXPECT_LE(R(j["delta_lo"].get<std::string>()), R(rr["delta_hi"].get<std::string>()));
+  EXPECT_LE(R(rr["delta_lo"].get<std::string>()), R(j["delta_hi"].get<std::string>()));
+  // Binomial N = 1, p = 1/2, Δ = 1 is the pair ((0, 1/2, 1/2), (1/2, 1/2, 0)): infinite loss 1/2.
+  const json b = Ok({"pld", "binomial", "--trials", "1", "--p", "0.5", "--delta", "0.1"});
+  EXPECT_EQ(b["epsilon_lo"], "inf");
+  EXPECT_EQ(b["epsilon_hi"], "inf");
+}
+
+class PldBadInput : public ::testing::TestWithParam<BadInput> {};
+TEST_P(PldBadInput, ExitsTwoWithOneLineNamingTheFlag) { dpfl::testing::ExpectRejected(DPFL_REF_BINARY, GetParam()); }
+
+std::vector<BadInput> Cases() {
+  using dpfl::testing::WithFlag;
+  const CliArgs g = {"pld", "gaussian", "--sigma", "1", "--delta", "1e-5"};
+  const CliArgs ca = {"calibrate", "gaussian-analytic", "--sigma", "1", "--delta", "1e-5"};
+  const std::string missing = ::testing::TempDir() + "/no_such_pmf.json";
+  return {
+      {"sigma_zero", WithFlag(g, "--sigma", "0"), "sigma"},
+      {"delta_one", WithFlag(g, "--delta", "1"), "--delta"},
+      {"delta_nan", WithFlag(g, "--delta", "nan"), "--delta"},
+      {"delta_and_epsilon", WithFlag(g, "--epsilon", "1"), "--"},
+      {"neither_delta_nor_epsilon", {"pld", "gaussian", "--sigma", "1"}, "--delta"},
+      {"compositions_zero", WithFlag(g, "--compositions", "0"), "--compositions"},
+      {"compositions_fraction", WithFlag(g, "--compositions", "2.5"), "--compositions"},
+      {"rate_above_one", WithFlag(g, "--sampling-rate", "1.5"), "q"},
+      {"replace_one_sampled", WithFlag(WithFlag(g, "--sampling-rate", "0.1"), "--adjacency", "replace-one"),
+       "--adjacency"},
+      {"adjacency_unknown", WithFlag(g, "--adjacency", "swap"), "--adjacency"},
+      {"step_zero", WithFlag(g, "--step", "0"), "--step"},
+      {"width_one", WithFlag(g, "--relative-width", "1"), "--relative-width"},
+      {"rr_p_half", {"pld", "randomized-response", "--p", "0.5", "--delta", "1e-5"}, "p"},
+      {"rr_sampled", {"pld", "randomized-response", "--p", "0.6", "--delta", "1e-5", "--sampling-rate", "0.1"},
+       "--sampling-rate"},
+      {"rr_add_remove", {"pld", "randomized-response", "--p", "0.6", "--delta", "1e-5", "--adjacency", "add-remove"},
+       "--adjacency"},
+      {"binomial_trials", {"pld", "binomial", "--trials", "0", "--p", "0.5", "--delta", "1e-5"}, "--trials"},
+      {"binomial_shift", {"pld", "binomial", "--trials", "4", "--p", "0.5", "--sensitivity", "5", "--delta", "1e-5"},
+       "--sensitivity"},
+      {"pmf_missing_file", {"pld", "pmf", "--file", missing, "--delta", "1e-5"}, "--file"},
+      {"cal_sigma_and_eps", WithFlag(ca, "--eps", "1"), "--"},
+      {"cal_sigma_zero", WithFlag(ca, "--sigma", "0"), "sigma"},
+      {"pld_without_subcommand", {"pld"}, "subcommand"},
+  };
+}
+INSTANTIATE_TEST_SUITE_P(AllPldCommands, PldBadInput, ::testing::ValuesIn(Cases()),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
