@@ -49,8 +49,9 @@ void ValidateStep(const Rational& step) {
 }
 
 // Folds tails (see pld.hpp): upper = true for the pessimistic measure. A tail is cut when its
-// mass is at most `tail` plus twice the convolution's per-entry error times its length (a tail
-// made of that error floor is folded too; where it goes is valid either way).
+// mass is at most `tail` plus twice what the convolution's rounding can put there (E·√length by
+// Cauchy–Schwarz, E the ℓ2 error bound), so rounding noise does not keep a tail alive; where the
+// mass goes is valid either way.
 void Truncate(GridMeasure& m, bool upper, double tail, double per_entry) {
   const std::size_t n = m.mass.size();
   if (n < 2) return;
@@ -59,7 +60,7 @@ void Truncate(GridMeasure& m, bool upper, double tail, double per_entry) {
   double acc = 0;
   while (b + 1 < n) {
     const double next = acc + m.mass[b];
-    if (next > tail + 2 * per_entry * static_cast<double>(b + 1)) break;
+    if (next > tail + 2 * per_entry * std::sqrt(static_cast<double>(b + 1))) break;
     acc = next;
     ++b;
   }
@@ -68,7 +69,7 @@ void Truncate(GridMeasure& m, bool upper, double tail, double per_entry) {
   double acc_top = 0;
   while (t > b + 1) {
     const double next = acc_top + m.mass[t - 1];
-    if (next > tail + 2 * per_entry * static_cast<double>(n - t + 1)) break;
+    if (next > tail + 2 * per_entry * std::sqrt(static_cast<double>(n - t + 1))) break;
     acc_top = next;
     --t;
   }
@@ -250,9 +251,15 @@ Pld Compose(const Pld& a, const Pld& b, const ComposeOptions& options) {
   out.upper.infinity = std::nextafter(
       (a.upper.infinity * (b_up + b.upper.infinity) + a_up * b.upper.infinity) * (1 + 4 * kU) * (1 + 0x1p-50),
       HUGE_VAL);
+  out.upper.infinity = std::nextafter(out.upper.infinity + c.upper_extra, HUGE_VAL);
   const double a_lo = total_fin(a.lower.mass, false), b_lo = total_fin(b.lower.mass, false);
   out.lower.infinity = std::max(
       0.0, (a.lower.infinity * (b_lo + b.lower.infinity) + a_lo * b.lower.infinity) * (1 - 8 * kU));
+  // Deficits subtract a·(mass of everything composed with it): (A − d_a)(B − d_b) ≥ AB − d_a B − d_b A.
+  const double a_all = total_fin(a.lower.mass, true) + a.lower.infinity;
+  const double b_all = total_fin(b.lower.mass, true) + b.lower.infinity;
+  out.lower.deficit = std::nextafter(
+      (a.lower.deficit * b_all + b.lower.deficit * a_all + c.lower_deficit) * (1 + 8 * kU), HUGE_VAL);
   Truncate(out.upper, true, options.tail, c.fft_error);
   Truncate(out.lower, false, options.tail, c.fft_error);
   return out;
@@ -327,14 +334,14 @@ struct CurveBound {
   const GridMeasure* m;
   Rational step;
   bool upper;
-  double inf;
+  Rational inf;  // the atom at +∞, minus the deficit for a lower measure (exact)
   Suffixes sfx;  // upper curve: T_hi and U_lo; lower curve: T_lo and U_hi
   Rational S(std::int64_t j) const { return step * (m->offset + j); }
 };
 
 CurveBound MakeCurve(const GridMeasure& m, const Rational& step, bool upper, mpfr_prec_t prec) {
   const Enclosure r = Exp(Enclosure(prec, Rational(-step)));
-  CurveBound c{&m, step, upper, m.infinity, {}};
+  CurveBound c{&m, step, upper, Rational(D(m.infinity)) - Rational(D(m.deficit)), {}};
   // Upper curve subtracts e^{…}U: needs U from below (r_lo) and T from above.
   Suffixes t = BuildSuffixes(m.mass, upper ? r.LoDouble() : r.HiDouble(), upper);
   Suffixes u = BuildSuffixes(m.mass, upper ? r.LoDouble() : r.HiDouble(), !upper);
@@ -347,7 +354,7 @@ CurveBound MakeCurve(const GridMeasure& m, const Rational& step, bool upper, mpf
 // j = n: ε ≥ s_{n−1}). Upper curve returns an upper end, lower curve a lower end.
 Enclosure Evaluate(const CurveBound& c, std::size_t j, const Rational& eps, mpfr_prec_t prec) {
   const std::size_t n = c.m->mass.size();
-  const Enclosure base = Enclosure(prec, D(c.inf)) + Enclosure(prec, D(c.sfx.T[j]));
+  const Enclosure base = Enclosure(prec, c.inf) + Enclosure(prec, D(c.sfx.T[j]));
   if (j == n) return base;
   const Enclosure e = Exp(Enclosure(prec, Rational(eps - c.S(static_cast<std::int64_t>(j)))));
   return base - e * Enclosure(prec, D(c.sfx.U[j]));
@@ -386,7 +393,7 @@ EpsilonBounds EpsilonForDelta(const Pld& pld, const Rational& delta, mpfr_prec_t
   {
     const CurveBound c = MakeCurve(pld.upper, pld.step, true, prec);
     const std::size_t n = pld.upper.mass.size();
-    if (Rational(D(c.inf)) < delta) {
+    if (c.inf < delta) {
       // Smallest j with bound(s_j) ≤ δ, by bisection on j ∈ [0, n] (bound(s_n) = inf < δ).
       auto ok_at = [&](std::size_t j) {
         const Rational s = j < n ? c.S(static_cast<std::int64_t>(j)) : c.S(static_cast<std::int64_t>(n) - 1);
@@ -408,7 +415,7 @@ EpsilonBounds EpsilonForDelta(const Pld& pld, const Rational& delta, mpfr_prec_t
         eps_hi = n == 0 ? Rational(0) : Rational(std::max(Rational(0), c.S(0)));
         if (n > 0 && c.S(0) > 0) {
           // δ bound at any ε ≤ s_0 uses segment 0: solve inf + T_0 − e^{ε−s_0} U_0 = δ.
-          const Enclosure num = Enclosure(prec, D(c.inf)) + Enclosure(prec, D(c.sfx.T[0])) - Enclosure(prec, delta);
+          const Enclosure num = Enclosure(prec, c.inf) + Enclosure(prec, D(c.sfx.T[0])) - Enclosure(prec, delta);
           if (CertainlyPositive(num) && c.sfx.U[0] > 0) {
             const Enclosure x = Enclosure(prec, c.S(0)) + Log(num / Enclosure(prec, D(c.sfx.U[0])));
             eps_hi = std::max(Rational(0), std::min(c.S(0), ToInterval(x).hi()));
@@ -422,7 +429,7 @@ EpsilonBounds EpsilonForDelta(const Pld& pld, const Rational& delta, mpfr_prec_t
       } else {
         // Segment j covers [s_{j−1}, s_j]: ε* = s_j + log((inf + T_j − δ)/U_j).
         const Rational s_prev = c.S(static_cast<std::int64_t>(j) - 1), s_j = c.S(static_cast<std::int64_t>(j));
-        const Enclosure num = Enclosure(prec, D(c.inf)) + Enclosure(prec, D(c.sfx.T[j])) - Enclosure(prec, delta);
+        const Enclosure num = Enclosure(prec, c.inf) + Enclosure(prec, D(c.sfx.T[j])) - Enclosure(prec, delta);
         eps_hi = s_j;
         if (CertainlyPositive(num) && c.sfx.U[j] > 0) {
           const Enclosure x = Enclosure(prec, s_j) + Log(num / Enclosure(prec, D(c.sfx.U[j])));
@@ -439,7 +446,7 @@ EpsilonBounds EpsilonForDelta(const Pld& pld, const Rational& delta, mpfr_prec_t
   {
     const CurveBound c = MakeCurve(pld.lower, pld.step, false, prec);
     const std::size_t n = pld.lower.mass.size();
-    if (Rational(D(c.inf)) > delta) {
+    if (c.inf > delta) {
       out.lo.reset();  // the optimistic atom at +∞ already exceeds δ: ε(δ) = +∞ (then so is hi)
       out.hi.reset();
       return out;
@@ -462,7 +469,7 @@ EpsilonBounds EpsilonForDelta(const Pld& pld, const Rational& delta, mpfr_prec_t
         eps_lo = s_prev;  // beyond s_{n−1} the lower curve is the constant inf ≤ δ
       } else {
         const Rational s_j = c.S(static_cast<std::int64_t>(j));
-        const Enclosure num = Enclosure(prec, D(c.inf)) + Enclosure(prec, D(c.sfx.T[j])) - Enclosure(prec, delta);
+        const Enclosure num = Enclosure(prec, c.inf) + Enclosure(prec, D(c.sfx.T[j])) - Enclosure(prec, delta);
         eps_lo = s_prev;
         if (CertainlyPositive(num) && c.sfx.U[j] > 0) {
           const Enclosure x = Enclosure(prec, s_j) + Log(num / Enclosure(prec, D(c.sfx.U[j])));

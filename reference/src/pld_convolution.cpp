@@ -27,11 +27,14 @@
 //     multiplication adds relative error ≤ √2γ2 (Higham Lemma 3.5; this file is compiled with
 //     -ffp-contract=off so the compiler cannot fuse it differently); packing adds ≤ u.
 //  4. Inverse: ‖fl(F*P̂) − F*P‖ ≤ √N‖P̂ − P‖ + g√N‖P̂‖; the division by N is exact (power of 2).
-// Hence ‖ĉ − c‖∞ ≤ ‖ĉ − c‖ ≤ (E_P + g·S)/√N, E_P and S the bounds of steps 2–3 (computed below
-// from the operands' ℓ1 and ℓ2 norms). Every step of that computation is itself rounded up (×(1 +
-// 2^−50) after each operation, which covers its own rounding). Underflow (subnormal masses) is not
-// in Higham's model: its absolute error, at most 2^−1074 per operation and far below 2^−900 per
-// entry for any N here, is covered by adding 2^−900 to the per-entry bound.
+// Hence ‖ĉ − c‖ ≤ E := (E_P + g·S)/√N, E_P and S the bounds of steps 2–3 (computed below from the
+// operands' ℓ1 and ℓ2 norms), and Σ_k |ĉ_k − c_k| ≤ √N·E over the N entries (Cauchy–Schwarz).
+// The result keeps ĉ (negative entries set to 0 on the upper side, and added to the deficit on the
+// lower side) and reports η = √N·E as the mass the upper side may miss and the lower side may
+// exceed (pld.hpp explains why a total bound is enough). Every step of that computation is itself
+// rounded up (×(1 + 2^−50) after each operation, which covers its own rounding). Underflow
+// (subnormal masses) is not in Higham's model: its absolute error, at most 2^−1074 per operation,
+// is covered by adding N·2^−900 to η.
 #include <mpfr.h>
 
 #include <cfloat>
@@ -260,16 +263,22 @@ ConvolutionBounds ConvolveBounds(const std::vector<double>& a_up, const std::vec
   part(SumUp(a_lo), SumUp(b_lo), e_lo, n_lo_c);
   const double e_p = Up(Up(e_up + e_lo) + Up(kU * Up(n_up_c + n_lo_c)));
   const double s_p = Up((1 + kU) * Up(n_up_c + n_lo_c));
-  const double err = Up(Up(Up(e_p + Up(g * s_p)) / (sqrt_n * (1 - 0x1p-52))) + kUnderflowFloor);
+  const double err = Up(Up(e_p + Up(g * s_p)) / (sqrt_n * (1 - 0x1p-52)));
   out.fft_error = err;
+  const double missing = Up(Up(Up(sqrt_n) * err) + Up(static_cast<double>(n) * kUnderflowFloor));
 
   const double inv_n = 1.0 / static_cast<double>(n);  // exact
   out.upper.resize(n_up);
   out.lower.resize(n_lo);
-  for (std::size_t k = 0; k < n_up; ++k)
-    out.upper[k] = std::nextafter(pr[k] * inv_n + err, HUGE_VAL);
-  for (std::size_t k = 0; k < n_lo; ++k)
-    out.lower[k] = std::max(0.0, std::nextafter(pi[k] * inv_n - err, -HUGE_VAL));
+  for (std::size_t k = 0; k < n_up; ++k) out.upper[k] = std::max(0.0, pr[k] * inv_n);
+  double clamped = 0;
+  for (std::size_t k = 0; k < n_lo; ++k) {
+    const double v = pi[k] * inv_n;
+    if (v < 0) clamped -= v;
+    out.lower[k] = std::max(0.0, v);
+  }
+  out.upper_extra = missing;
+  out.lower_deficit = Up(missing + Up(clamped * (1 + Gamma(static_cast<double>(n_lo + 2)))));
   return out;
 }
 

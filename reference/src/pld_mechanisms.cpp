@@ -309,10 +309,22 @@ Rational RoundStep(double x) {
   return Rational(static_cast<long>(mant)) * Pow2(e - 12);
 }
 
-// What a pass reports for the next step choice: scale ≤ 0 when done.
+// What a pass reports for the next step choice: scale ≤ 0 when done (target met, nothing to
+// refine, or the pass did not narrow the enclosure: then the error floor, not the grid, limits it).
 struct Refine {
   double scale = 0, width = 1;
 };
+
+// Every pass's enclosure is valid, so their intersection is too.
+EpsilonBounds Intersect(const EpsilonBounds& a, const EpsilonBounds& b) {
+  EpsilonBounds out;
+  if (a.lo && b.lo) out.lo = Max(*a.lo, *b.lo);  // an empty lo is +∞, the larger
+  if (a.hi && b.hi) out.hi = Min(*a.hi, *b.hi);
+  else if (a.hi) out.hi = a.hi;
+  else if (b.hi) out.hi = b.hi;
+  if (out.lo && out.hi && *out.lo > *out.hi) out.lo = out.hi;
+  return out;
+}
 
 template <class Query>
 AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::uint64_t k,
@@ -354,10 +366,14 @@ AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::
 AccountResult EpsilonOfComposition(const std::function<PldPair(const GridOptions&)>& build, std::uint64_t compositions,
                                    const Rational& delta, const AccountOptions& options) {
   return Run(build, compositions, options, [&](const PldPair& pld, AccountResult& r) -> Refine {
-    r.epsilon = EpsilonForDelta(pld, delta, options.prec);
+    const EpsilonBounds fresh = EpsilonForDelta(pld, delta, options.prec);
+    const std::optional<Rational> before =
+        r.passes > 1 && r.epsilon.hi && r.epsilon.lo ? std::optional<Rational>(*r.epsilon.hi - *r.epsilon.lo) : std::nullopt;
+    r.epsilon = r.passes > 1 ? Intersect(r.epsilon, fresh) : fresh;
     if (!r.epsilon.hi) return {};  // +∞ at every step: nothing to refine
     const Rational hi = *r.epsilon.hi, lo = r.epsilon.lo ? *r.epsilon.lo : Rational(0);
     if (hi == 0 || hi - lo <= options.relative_width * hi) return {};
+    if (before && hi - lo >= *before * Rational(9, 10)) return {};  // no longer narrowing
     const double width = Rational((hi - lo) / hi).convert_to<double>();
     return {lo > 0 ? lo.convert_to<double>() : hi.convert_to<double>() / 4, width};
   });
@@ -367,8 +383,17 @@ AccountResult DeltaOfComposition(const std::function<PldPair(const GridOptions&)
                                  const Rational& epsilon, const AccountOptions& options) {
   const double eps = epsilon.convert_to<double>();
   return Run(build, compositions, options, [&](const PldPair& pld, AccountResult& r) -> Refine {
-    r.delta = DeltaForEpsilon(pld, epsilon, options.prec);
+    const DeltaBounds fresh = DeltaForEpsilon(pld, epsilon, options.prec);
+    const Rational before = r.delta.hi - r.delta.lo;
+    if (r.passes > 1) {
+      r.delta.lo = Max(r.delta.lo, fresh.lo);
+      r.delta.hi = Min(r.delta.hi, fresh.hi);
+      if (r.delta.lo > r.delta.hi) r.delta.lo = r.delta.hi;
+    } else {
+      r.delta = fresh;
+    }
     if (r.delta.hi == 0 || r.delta.hi - r.delta.lo <= options.relative_width * r.delta.hi) return {};
+    if (r.passes > 1 && r.delta.hi - r.delta.lo >= before * Rational(9, 10)) return {};
     return {eps > 0 ? eps : 1.0, Rational((r.delta.hi - r.delta.lo) / r.delta.hi).convert_to<double>()};
   });
 }

@@ -25,8 +25,12 @@
 //  * convolution: directly (n ≤ kDirectConvolutionMax products per entry) with the error of a
 //    non-negative dot product, |fl − exact| ≤ γ_n·exact (Higham 2002, eq. (3.5)); otherwise by a
 //    radix-2 FFT whose error is bounded through Higham 2002, Thm 24.2 (see pld_convolution.cpp
-//    for the whole chain and the twiddle-factor accuracy it needs); the bound on the ℓ2 norm of
-//    the error vector is added to (upper) or subtracted from (lower) every entry;
+//    for the whole chain and the twiddle-factor accuracy it needs). That bound is on the ℓ2 norm
+//    E of the error vector, so the errors' total is at most √N·E (Cauchy–Schwarz): the upper
+//    measure gets √N·E at +∞, the lower one a deficit of √N·E (plus any negative entries it
+//    clamps). Why that is valid through later compositions: every δ is Ψ(μ) = Σ μ_k f(s_k) + μ_∞
+//    with 0 ≤ f ≤ 1, linear and monotone in μ, and an unknown non-negative error e of total ≤ η
+//    contributes Ψ(e ∗ rest) ≤ η·mass(rest) = Ψ(η·1_{+∞} ∗ rest);
 //  * queries: suffix sums and the Horner-type sums Σ m_k e^{−(s_k − s_j)} carry γ_{2n} bounds
 //    (non-negative terms), the final log/exp in MPFI.
 // So δ_lower(ε) ≤ δ(ε) ≤ δ_upper(ε) and ε_lower(δ) ≤ ε(δ) ≤ ε_upper(δ) hold as mathematical facts,
@@ -47,6 +51,9 @@ struct GridMeasure {
   std::int64_t offset = 0;
   std::vector<double> mass;  // finite, ≥ 0
   double infinity = 0;       // mass at +∞
+  // Lower measures only: a mass to subtract, times the total mass of whatever is composed with it
+  // (the FFT's error, which is bounded in total but not entrywise; see pld_convolution.cpp).
+  double deficit = 0;
   double Total() const;      // Σ mass + infinity (rounded to nearest; for display)
 };
 
@@ -140,10 +147,14 @@ DeltaBounds DeltaForEpsilon(const PldPair& pair, const Rational& epsilon, mpfr_p
 inline constexpr std::size_t kDirectConvolutionMax = 64;
 
 struct ConvolutionBounds {
-  std::vector<double> upper, lower;  // lengths |a_up| + |b_up| − 1 and |a_lo| + |b_lo| − 1
-  double fft_error = 0;              // the per-entry bound added/subtracted (0 on the direct path)
+  std::vector<double> upper, lower;  // lengths |a_up| + |b_up| − 1 and |a_lo| + |b_lo| − 1, ≥ 0
+  double fft_error = 0;      // E, the bound on the ℓ2 norm of the FFT's error vector (0 if direct)
+  double upper_extra = 0;    // η ≥ Σ_k (a_up ∗ b_up − upper)_k^+  (the mass the upper side may miss)
+  double lower_deficit = 0;  // ≥ Σ_k (lower − a_lo ∗ b_lo)_k^+    (the mass the lower side may add)
 };
-// upper ≥ a_up ∗ b_up and 0 ≤ lower ≤ a_lo ∗ b_lo entrywise (exact linear convolutions).
+// Direct path: upper ≥ a_up ∗ b_up and lower ≤ a_lo ∗ b_lo entrywise (extra = deficit = 0).
+// FFT path: upper + (the missing part, total ≤ upper_extra) = a_up ∗ b_up, and lower − (an excess of
+// total ≤ lower_deficit) ≤ a_lo ∗ b_lo, entrywise.
 // `force_fft` takes the FFT path at any size (for tests).
 ConvolutionBounds ConvolveBounds(const std::vector<double>& a_up, const std::vector<double>& b_up,
                                  const std::vector<double>& a_lo, const std::vector<double>& b_lo,

@@ -74,7 +74,8 @@ struct AccountResult {
 // pass 1 at h = 1/64; each next pass aims at ρ' = 0.9·max(w, ρ/10) (ρ the previous pass's relative
 // width (hi − lo)/hi) with h = ρ'·ε̂/K rounded down to 12 significant bits (ε̂ the previous lower
 // end, or the upper end over 4 when that is 0; the width is about K·h), until ρ ≤ w or
-// max_passes. The last pass's enclosure is returned (every pass's enclosure is valid).
+// max_passes, or until a pass narrows the enclosure by less than 10% (the floating-point error floor,
+// not the grid, then limits it). The intersection of all passes' enclosures is returned (each is valid).
 AccountResult EpsilonOfComposition(const std::function<PldPair(const GridOptions&)>& build, std::uint64_t compositions,
                                    const Rational& delta, const AccountOptions& options = {});
 // δ(ε), same step rule with ε̂ = ε, target (δ_hi − δ_lo) ≤ w·δ_hi.

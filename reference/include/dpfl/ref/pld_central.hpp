@@ -1,0 +1,88 @@
+// dpfl::ref::pld — the central view of the binary mechanisms of seed 000 (LDP-FL, AugCorBin-FL,
+// CorBin-FL): what an observer of the aggregate learns about one client, exactly, from privacy
+// loss distributions.
+//
+// Observer and adjacency. The observer sees, per coordinate and round, the sum of all clients'
+// binary messages (equivalently the count of "+" levels: the aggregate is n·c + rα·(2·count − n)
+// over n, spec 000 §3.3 line 23). That is anyone who sees the global model; the server of this
+// protocol only under secure aggregation (without it the server receives every message and the
+// local guarantee is all there is). Adjacency: replace one client's update by any other (spec 000
+// E25), worst case over every other client's input — never the run's own weights.
+//
+// Per coordinate (q_lo, q_hi the probabilities of "+" at the two clipping ends, exact: 1/(1+E),
+// E/(1+E), or the implemented 64-bit thresholds T/2^64), with s solo (LDPQ) clients:
+//  * the target is solo: it sends Bern(q) with q ∈ [q_lo, q_hi]; every other solo client j sends
+//    Bern(q_j), q_j ∈ [q_lo, q_hi]; each pair's sum is, in the worst case, constant (CorBinQ pairs
+//    with q1 + q2 = 1 and 2^d q1 an integer send exactly one "+": spec 000 §4.2 joint pmf), and
+//    adding independent noise can only help (post-processing), so constant pairs are the worst.
+//    A Bern(q_j) with q_j inside the range is a mixture of the two ends, and the hockey-stick
+//    divergence is jointly convex, so the worst case is at the ends: R_a = Bin(a, q_hi) +
+//    Bin(s − 1 − a, q_lo), a = 0 … s − 1, and the target's own input at the ends (the loss is
+//    again jointly convex in (q, q')): the pairs (Bern(q_hi) + R_a, Bern(q_lo) + R_a), both ways.
+//  * the target is paired: condition on its partner's message (its law does not depend on the
+//    target's input): given it, the target's bit is some Bernoulli under each input, a
+//    post-processing of (1, 0). So (1 + R'_a, R'_a) with R'_a = Bin(a, q_hi) + Bin(s − a, q_lo),
+//    a = 0 … s, both ways, dominates (it is not claimed tight for finite d).
+// The per-coordinate dominating pair is the *envelope* of all these pairs (DominatingEnvelope):
+// the pair whose hockey-stick curve is the chord interpolation of the pointwise maximum of
+// theirs (a convex, decreasing function of e^ε with value 1 at 0, hence a privacy curve),
+// computed exactly on rationals. Each candidate pair is Blackwell-dominated by it, so composing
+// it over the m coordinates and T rounds (pld.hpp) bounds every combination of worst cases the
+// adversary may pick per coordinate and round. With s = 0 (CorBin-FL without solo clients) the
+// paired pair is (1, 0): the loss is infinite with probability 1 and no finite ε exists — the
+// honest answer for an aggregate of deterministic-sum pairs.
+#pragma once
+
+#include "dpfl/ref/pld_mechanisms.hpp"
+
+namespace dpfl::ref::pld {
+
+struct PmfPair {
+  std::vector<Rational> p, q;
+};
+
+// The pair whose curve H(x) = the chord interpolation, at the union of all breakpoints
+// x = p_i/q_i, of max_j δ_j(x), δ_j(x) = Σ_i (p_ji − x q_ji)_+ (x = e^ε ∈ [0, ∞)). Its support is
+// one point per breakpoint of H (p = r·Δslope, q = Δslope), a point with p = 0 carrying the
+// missing q mass, and a point with q = 0 carrying H(∞). Exact. Names "pairs" (empty, or a pmf
+// that does not sum to 1).
+PmfPair DominatingEnvelope(const std::vector<PmfPair>& pairs);
+// δ_j(x) for a pmf pair at x ≥ 0, exact.
+Rational HockeyStick(const PmfPair& pair, const Rational& x);
+
+struct CentralBinarySetting {
+  long clients = 0;         // n ≥ 1
+  long solo = 0;            // s ∈ [0, n]: LDPQ clients (ldp-fl: n; augcorbin-fl: its solo count; corbin-fl: 0)
+  Rational q_lo, q_hi;      // 0 < q_lo ≤ 1/2 ≤ q_hi < 1
+  std::uint64_t coordinates = 1;  // m
+  std::uint64_t rounds = 1;       // T
+  int shared_bits = 0;            // d of CorBinQ (0: unknown; only the lower bound uses it)
+};
+
+// The per-coordinate dominating pair above. s ≤ kCentralMaxSolo (exact Poisson-binomial pmfs; the
+// envelope costs about s³ exact operations on numbers of s·log2(denominator) bits).
+inline constexpr long kCentralMaxSolo = 100;
+PmfPair CentralCoordinatePair(const CentralBinarySetting& setting);
+
+// Pairs an adversary can actually realise per coordinate (every other input fixed), whose m·T-fold
+// composition therefore bounds the worst-case ε from below:
+//  * solo target, the others all at one end (a = 0 and a = s − 1), exactly as above;
+//  * paired target with its partner at the centre (q2 = 1/2, t2 = 2^{d−1}, f2 = 0) and every
+//    other solo client at q_hi, when 2^d (q_hi − 1/2) ≥ 1 and 2^d (1/2 − q_lo) ≥ 1 (then t1 > t2
+//    at q_hi and t1 < t2 at q_lo, spec 000 §4.2 table): the pair's "+" count is 1 or 2 w.p.
+//    3/2 − q_hi, q_hi − 1/2 against 0 or 1 w.p. 1/2 − q_lo, 1/2 + q_lo, plus the solo count.
+//    Its top value is reached only under the first input: an infinite loss with probability
+//    (q_hi − 1/2)·q_hi^s per coordinate.
+std::vector<PldPair> CentralAchievablePairs(const CentralBinarySetting& setting, const GridOptions& grid);
+
+struct CentralResult {
+  EpsilonBounds epsilon;     // lo from the achievable pairs, hi from the envelope (both rigorous)
+  AccountResult upper;       // the envelope's run
+  std::vector<AccountResult> lower;  // one run per achievable pair
+  Rational infinite_mass_upper;      // the envelope's per-coordinate P(loss = +∞)
+};
+// ε(δ) of the aggregate over m coordinates and T rounds (m·T compositions).
+CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Rational& delta,
+                                   const AccountOptions& options = {});
+
+}  // namespace dpfl::ref::pld
