@@ -9,6 +9,7 @@
 #include <string>
 
 #include "dpfl/error.hpp"
+#include "dpfl/fl/mechanisms.hpp"
 #include "dpfl/ref/numbers.hpp"
 
 namespace dpfl::certify::internal {
@@ -70,5 +71,12 @@ inline const nlohmann::json& Array(const nlohmann::json& j, const std::string& k
 
 // SHA-256 of the certificate's JSON without its "digest" field (integrity only: unkeyed).
 std::string Digest(nlohmann::json certificate);
+
+// The "tight central" guarantee row (central_privacy.cpp): the aggregate observer's ε(δ_u) over
+// the run for the binary mechanisms, from the reference's PLD accountant; q_lo, q_hi are the
+// widest implemented probabilities of "+" at the clipping ends over every layer and round.
+nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKind kind, std::uint64_t rounds,
+                                     const Rational& q_lo, const Rational& q_hi, const std::string& unit,
+                                     const std::string& observer);
 
 }  // namespace dpfl::certify::internal

@@ -172,6 +172,9 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
     }
   }
   Interval eps_u_total(0);
+  // The widest implemented P(+) at the clipping ends over layers and rounds (LDPQ thresholds): a
+  // narrower range is a post-processing of a wider one, so the widest dominates (pld_central.hpp).
+  Rational q_lo = 1, q_hi = 0;
   bool ucdp_all = !rounds.empty();
   std::string ucdp_reason, ucdp_theorem;
   for (const auto& round : rounds) {
@@ -200,6 +203,8 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
       if (fl::IsBinary(kind)) {
         const quant::BinaryLevels k = quant::MakeBinaryLevels(eps, c, r);
         ratio = BitRatio(quant::PlusThreshold(k.hi, k), quant::PlusThreshold(k.lo, k));
+        q_hi = ref::Max(q_hi, FromU64(quant::PlusThreshold(k.hi, k)) / Two64());
+        q_lo = ref::Min(q_lo, FromU64(quant::PlusThreshold(k.lo, k)) / Two64());
         if (fl::UsesPairs(kind))
           ratio = ref::Max(ratio, BitRatio(quant::MinusThreshold(k.lo, k), quant::MinusThreshold(k.hi, k)));
       } else {  // gaussian, laplace: one law for every layer (above); the grid is (c, r)'s
@@ -303,9 +308,8 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
                                         : "no central theorem of the papers covers " + fl::MechanismName(kind) +
                                               (fl::UsesPairs(kind) ? " without dropout" : "")));
     }
-    g.push_back(Guarantee("tight central (epsilon, delta) from a privacy loss distribution", ucdp_unit,
-                          "replace one client's update by any other", ucdp_observer, "-", nullptr, "", false,
-                          "not computed: dpfl has no PLD accountant yet"));
+    g.push_back(TightCentralGuarantee(cfg, kind, static_cast<std::uint64_t>(T), q_lo, q_hi,
+                                      ucdp_unit + ", all rounds", ucdp_observer));
   }
   out["guarantees"] = g;
   out["releases"] = Releases(cfg);

@@ -32,6 +32,9 @@ bool IsHex64(const nlohmann::json& v) {
 }
 
 std::string ReadFile(const std::filesystem::path& p) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(p, ec))
+    throw InvalidArgument(p.string(), "'" + p.string() + "' is a directory; give the certificate.json file");
   std::ifstream in(p, std::ios::binary);
   if (!in) throw InvalidArgument(p.string(), "cannot open '" + p.string() + "'");
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -41,6 +41,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string ReadText(const std::string& path, const std::string& argument) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InvalidArgument(argument, "'" + path + "' is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidArgument(argument, "cannot open '" + path + "'");
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

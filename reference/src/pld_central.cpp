@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "dpfl/ref/accountant.hpp"
 #include "dpfl/validate.hpp"
 
 namespace dpfl::ref::pld {
@@ -134,12 +135,15 @@ void ValidateSetting(const CentralBinarySetting& s) {
                                       std::to_string(kCentralMaxSolo) + " solo clients, got " + std::to_string(s.solo));
   if (!(s.q_lo > 0 && s.q_lo <= Rational(1, 2))) throw InvalidArgument("q_lo", "must be in (0, 1/2], got " + EchoValue(s.q_lo));
   if (!(s.q_hi >= Rational(1, 2) && s.q_hi < 1)) throw InvalidArgument("q_hi", "must be in [1/2, 1), got " + EchoValue(s.q_hi));
+  if ((s.clients - s.solo) % 2 != 0)
+    throw InvalidArgument("solo", "clients - solo must be even (pairs have two members), got " +
+                                      std::to_string(s.clients - s.solo));
   if (s.shared_bits < 0 || s.shared_bits > 64)
     throw InvalidArgument("shared_bits", "must be in [0, 64], got " + std::to_string(s.shared_bits));
 }
 }  // namespace
 
-PmfPair CentralCoordinatePair(const CentralBinarySetting& s) {
+std::vector<PmfPair> CentralCandidatePairs(const CentralBinarySetting& s) {
   ValidateSetting(s);
   const long paired = s.clients - s.solo;
   std::vector<std::vector<Rational>> bin_hi, bin_lo;  // Bin(k, q_hi), Bin(k, q_lo), k = 0 … s
@@ -169,8 +173,30 @@ PmfPair CentralCoordinatePair(const CentralBinarySetting& s) {
       add_both(shifted, R);
     }
   }
-  if (pairs.empty()) throw InvalidArgument("solo", "a single paired client cannot exist (pairs have two members)");
-  return DominatingEnvelope(pairs);
+  return pairs;
+}
+
+PmfPair CentralCoordinatePair(const CentralBinarySetting& s) { return DominatingEnvelope(CentralCandidatePairs(s)); }
+
+std::optional<Enclosure> RenyiDivergence(const PmfPair& pair, const Rational& order, mpfr_prec_t prec) {
+  if (!(order > 1)) throw InvalidArgument("order", "must be > 1, got " + EchoValue(order));
+  Enclosure sum(prec, 0L);
+  const Enclosure one_minus_a(prec, Rational(1 - order));
+  for (std::size_t i = 0; i < pair.p.size(); ++i) {
+    if (pair.p[i] == 0) continue;
+    if (pair.q[i] == 0) return std::nullopt;
+    // p^α q^{1−α} = p·(q/p)^{1−α}
+    sum = sum + pair.p[i] * Exp(one_minus_a * LogQ(prec, Rational(pair.q[i] / pair.p[i])));
+  }
+  return Log(sum) / Rational(order - 1);
+}
+
+std::vector<Rational> CentralOrders() {
+  std::vector<Rational> out;
+  for (const char* a : {"1.002", "1.005", "1.01", "1.02", "1.03", "1.05", "1.075", "1.1", "1.15", "1.2", "1.3", "1.5",
+                        "2", "3", "5", "10", "20", "64"})
+    out.push_back(ParseRational(a, "order"));
+  return out;
 }
 
 std::vector<PldPair> CentralAchievablePairs(const CentralBinarySetting& s, const GridOptions& grid) {
@@ -206,7 +232,8 @@ CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Ra
   if (setting.coordinates > 1000000000ull / setting.rounds)
     throw InvalidArgument("coordinates", "m T must be at most 1e9 compositions");
   const std::uint64_t k = setting.coordinates * setting.rounds;
-  const PmfPair pair = CentralCoordinatePair(setting);
+  const std::vector<PmfPair> candidates = CentralCandidatePairs(setting);
+  const PmfPair pair = DominatingEnvelope(candidates);
   CentralResult out;
   for (std::size_t i = 0; i < pair.p.size(); ++i)
     if (pair.q[i] == 0) out.infinite_mass_upper += pair.p[i];
@@ -219,6 +246,25 @@ CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Ra
       },
       k, delta, options);
   out.epsilon.hi = out.upper.epsilon.hi;
+  // RDP over the candidates (no envelope): K·max_j D_α(pair_j).
+  bool rdp_finite = true;
+  for (const PmfPair& c : candidates)
+    for (std::size_t i = 0; i < c.p.size() && rdp_finite; ++i)
+      if (c.p[i] > 0 && c.q[i] == 0) rdp_finite = false;
+  if (rdp_finite) {
+    const AccountantResult rdp = Account(
+        [&](const Rational& a) {
+          std::optional<Enclosure> worst;
+          for (const PmfPair& c : candidates) {
+            const Enclosure d = *RenyiDivergence(c, a, options.prec);
+            worst = worst ? Max(*worst, d) : d;
+          }
+          return *worst;
+        },
+        Rational(static_cast<long>(k)), delta, CentralOrders(), Conversion::kImproved);
+    out.rdp_upper = rdp.epsilon;
+    if (!out.epsilon.hi || rdp.epsilon.hi() < *out.epsilon.hi) out.epsilon.hi = rdp.epsilon.hi();
+  }
   Rational lo = 0;
   bool lo_infinite = false;
   const std::size_t n_lower = CentralAchievablePairs(setting, GridOptions{Rational(1, 64)}).size();

@@ -277,8 +277,39 @@ TEST(TrustE2e, InapplicableUcdpTheoremIsNeverCertified) {
     }
   }
   EXPECT_EQ(central, 1);
+  // The tight central PLD row: at 10 clients (2 solo) the exact answer is +inf at both ends, and
+  // the certificate says why (a per-coordinate probability of infinite loss).
+  const json& tight = cert["privacy"]["guarantees"].back();
+  ASSERT_NE(tight["notion"].get<std::string>().find("privacy loss distribution"), std::string::npos) << tight.dump();
+  EXPECT_TRUE(tight["applies"].get<bool>());
+  EXPECT_EQ(tight["epsilon_lo"], "inf");
+  EXPECT_EQ(tight["epsilon_hi"], "inf");
+  EXPECT_GT(std::stod(tight["infinite_loss_probability_per_coordinate"].get<std::string>()), 0.5);
+  EXPECT_EQ(tight["solo_clients"], 2);
   EXPECT_FALSE(cert["privacy"].contains("composition")) << "no summed eps_u total may exist";
   EXPECT_EQ(ReadBytes(dir + "/certificate.json").find("eps_u_total"), std::string::npos);
+}
+
+// The tight central guarantee of LDP-FL (all clients solo): finite, an enclosure narrower than 5 %,
+// far below the client-level local epsilon, recomputed by the verifier.
+TEST(TrustE2e, LdpFlTightCentralEpsilonIsFiniteNarrowAndVerified) {
+  const std::string dir = Scratch() + "ldp_central";
+  const auto t = RunProgram(kDpfl, Train("ldp-fl", dir, 4, 2), Scratch());
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const json cert = json::parse(ReadBytes(dir + "/certificate.json"));
+  const auto& g = cert["privacy"]["guarantees"];
+  const json& tight = g.back();
+  ASSERT_NE(tight["notion"].get<std::string>().find("privacy loss distribution"), std::string::npos) << tight.dump();
+  ASSERT_TRUE(tight["applies"].get<bool>());
+  const double lo = std::stod(tight["epsilon_lo"].get<std::string>());
+  const double hi = std::stod(tight["epsilon_hi"].get<std::string>());
+  const double local_total = std::stod(g[3]["epsilon_lo"].get<std::string>());  // m T eps_p, basic composition
+  EXPECT_LE(lo, hi);
+  EXPECT_LE(hi - lo, 0.05 * hi) << tight.dump();
+  EXPECT_LT(hi, local_total);
+  EXPECT_LE(hi, std::stod(tight["epsilon_hi_pld_envelope"].get<std::string>()));
+  EXPECT_EQ(tight["solo_clients"], 4);
+  EXPECT_EQ(Verify(dir).exit_code, 0);
 }
 
 // Finding 3: per-parameter, whole-update (m ε per round, m T ε in total) side by side.

@@ -23,6 +23,15 @@ std::uint64_t UniformBelow(std::uint64_t bound, const quant::StreamContext& ctx,
   }
 }
 
+std::uint32_t SoloCount(std::uint32_t n, double gamma) {
+  if (!(gamma >= 0.0 && gamma <= 1.0)) throw InvalidArgument("gamma", "solo fraction must be in [0, 1]");
+  // round(γn): exact when γn is an integer as E43 requires (0.2·10 is 2.0000000000000004 in
+  // double, so a ceiling would be wrong).
+  std::uint32_t solo = static_cast<std::uint32_t>(std::llround(gamma * n));
+  if ((n - solo) % 2 == 1) ++solo;
+  return solo;
+}
+
 Assignment DrawAssignment(std::uint32_t n, double gamma, const quant::StreamContext& ctx) {
   if (n == 0) throw InvalidArgument("n", "number of clients must be > 0");
   if (!(gamma >= 0.0 && gamma <= 1.0)) throw InvalidArgument("gamma", "solo fraction must be in [0, 1]");
@@ -34,10 +43,7 @@ Assignment DrawAssignment(std::uint32_t n, double gamma, const quant::StreamCont
     const std::uint64_t j = UniformBelow(std::uint64_t{i} + 1, ctx, addr, index);
     std::swap(order[i], order[static_cast<std::size_t>(j)]);
   }
-  // round(γn): exact when γn is an integer as E43 requires (0.2·10 is 2.0000000000000004 in
-  // double, so a ceiling would be wrong).
-  std::uint32_t solo = static_cast<std::uint32_t>(std::llround(gamma * n));
-  if ((n - solo) % 2 == 1) ++solo;
+  const std::uint32_t solo = SoloCount(n, gamma);
   Assignment a;
   a.solo.assign(order.begin(), order.begin() + solo);
   for (std::uint32_t k = solo; k + 1 < n; k += 2) a.pairs.emplace_back(order[k], order[k + 1]);

@@ -28,6 +28,8 @@ struct Assignment {
 // uniformly random perfect matching (Fisher–Yates with unbiased bounded draws), roles included.
 // Throws InvalidArgument for n = 0 or γ ∉ [0, 1].
 Assignment DrawAssignment(std::uint32_t n, double gamma, const quant::StreamContext& ctx);
+// The number of solo clients DrawAssignment picks: round(γn), plus one if the rest is odd (≤ n).
+std::uint32_t SoloCount(std::uint32_t n, double gamma);
 
 // present[i] = client i takes part this round; P(absent) = p_drop ∈ [0, 1), decided exactly by
 // comparing a 64-bit uniform with ⌊p_drop·2^64⌋ (stream kDropout, entity = client).

@@ -59,6 +59,9 @@ struct CentralBinarySetting {
   int shared_bits = 0;            // d of CorBinQ (0: unknown; only the lower bound uses it)
 };
 
+// Every candidate pair above (both directions), before the envelope.
+std::vector<PmfPair> CentralCandidatePairs(const CentralBinarySetting& setting);
+
 // The per-coordinate dominating pair above. s ≤ kCentralMaxSolo (exact Poisson-binomial pmfs; the
 // envelope costs about s³ exact operations on numbers of s·log2(denominator) bits).
 inline constexpr long kCentralMaxSolo = 100;
@@ -75,12 +78,23 @@ PmfPair CentralCoordinatePair(const CentralBinarySetting& setting);
 //    (q_hi − 1/2)·q_hi^s per coordinate.
 std::vector<PldPair> CentralAchievablePairs(const CentralBinarySetting& setting, const GridOptions& grid);
 
+// D_α of a pmf pair, (1/(α−1)) log Σ_i p_i^α q_i^{1−α}, enclosed; empty when some p_i > 0 = q_i.
+std::optional<Enclosure> RenyiDivergence(const PmfPair& pair, const Rational& order, mpfr_prec_t prec = 128);
+
 struct CentralResult {
-  EpsilonBounds epsilon;     // lo from the achievable pairs, hi from the envelope (both rigorous)
+  // lo from the achievable pairs; hi the smaller of the envelope's PLD upper end and the RDP bound
+  // below (both rigorous).
+  EpsilonBounds epsilon;
   AccountResult upper;       // the envelope's run
+  // RDP composes heterogeneous steps without an envelope: K·max_pairs D_α(pair) at each order
+  // (Mironov 2017, Prop. 1, valid for adaptive choices), converted with the improved conversion
+  // (accountant.hpp) at the best of kCentralOrders. Empty when some candidate has an infinite loss.
+  std::optional<Interval> rdp_upper;
   std::vector<AccountResult> lower;  // one run per achievable pair
   Rational infinite_mass_upper;      // the envelope's per-coordinate P(loss = +∞)
 };
+// Orders for the RDP bound: dense near 1, where the optimum lies for many compositions.
+std::vector<Rational> CentralOrders();
 // ε(δ) of the aggregate over m coordinates and T rounds (m·T compositions).
 CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Rational& delta,
                                    const AccountOptions& options = {});

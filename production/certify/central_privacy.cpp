@@ -1,0 +1,83 @@
+// The certificate's "tight central" guarantee (DESIGN.md "Certificate (v2)"): ε(δ) of what an
+// observer of the aggregate learns about one client over the whole run, from the reference's PLD
+// accountant (reference/include/dpfl/ref/pld_central.hpp): an exact per-coordinate dominating
+// pair over every configuration of the other clients' inputs, composed over m coordinates and T
+// rounds, with a lower end from configurations an adversary can realise. The verifier recomputes
+// it through the same call (verify.cpp recomputes ComputePrivacy).
+#include "certificate_internal.hpp"
+#include "dpfl/fl/mechanisms.hpp"
+#include "dpfl/protocol/assignment.hpp"
+#include "dpfl/ref/pld_central.hpp"
+
+namespace dpfl::certify::internal {
+namespace {
+
+constexpr int kCentralDigits = 25;
+
+std::string EpsText(const std::optional<Rational>& e, bool upper) {
+  if (!e) return "inf";
+  return upper ? ref::ToDecimalStringUp(*e, kCentralDigits) : ref::ToDecimalStringDown(*e, kCentralDigits);
+}
+
+}  // namespace
+
+nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKind kind, std::uint64_t rounds,
+                                     const Rational& q_lo, const Rational& q_hi, const std::string& unit,
+                                     const std::string& observer) {
+  nlohmann::json g;
+  g["notion"] = "tight central (epsilon, delta) from a privacy loss distribution";
+  g["unit"] = unit;
+  g["adjacency"] = "replace one client's update by any other; worst case over every other client's input";
+  g["observer"] = observer;
+  const double dropout = Num(cfg, "dropout");
+  const bool binary_central = kind == fl::MechanismKind::kLdpFl || kind == fl::MechanismKind::kAugCorBinFl ||
+                              kind == fl::MechanismKind::kCorBinFl;
+  const auto n = static_cast<std::uint32_t>(U64(cfg, "clients", std::numeric_limits<std::uint32_t>::max()));
+  fl::MechanismConfig mc;
+  mc.kind = kind;
+  mc.gamma = Num(cfg, "gamma");
+  const std::uint32_t solo = binary_central ? protocol::SoloCount(n, fl::EffectiveGamma(mc)) : 0;
+  if (!binary_central || dropout > 0 || solo > ref::pld::kCentralMaxSolo) {
+    g["composition"] = "-";
+    g["epsilon_lo"] = nullptr;
+    g["epsilon_hi"] = nullptr;
+    g["delta"] = nullptr;
+    g["applies"] = false;
+    g["reason"] = !binary_central ? "not computed: dpfl models the aggregate's PLD for ldp-fl, augcorbin-fl and corbin-fl only"
+                  : dropout > 0   ? "not computed: the central PLD with dropout (a mixture over dropout patterns) is not "
+                                    "implemented yet"
+                                  : "not computed: more than " + std::to_string(ref::pld::kCentralMaxSolo) +
+                                        " solo clients (the exact Poisson-binomial envelope is limited to that)";
+    return g;
+  }
+  ref::pld::CentralBinarySetting s;
+  s.clients = n;
+  s.solo = solo;
+  s.q_lo = q_lo;
+  s.q_hi = q_hi;
+  s.coordinates = U64(cfg, "parameters");
+  s.rounds = rounds;
+  s.shared_bits = fl::UsesPairs(kind) ? Int(cfg, "d") : 0;
+  const Rational delta = Exact(Num(cfg, "delta_u"));
+  const ref::pld::CentralResult r = ref::pld::CentralBinaryEpsilon(s, delta);
+  g["composition"] = "over the m = " + std::to_string(s.coordinates) + " coordinates and T = " + std::to_string(rounds) +
+                     " rounds, every coordinate's pair one of the exact worst-case configurations of the other "
+                     "clients' inputs (implemented 64-bit probabilities at the clipping ends): upper end the smaller "
+                     "of the PLD of their dominating envelope and RDP with the worst configuration at each order; "
+                     "lower end the PLD of the worst single configuration an adversary can realise";
+  g["epsilon_hi_pld_envelope"] = EpsText(r.upper.epsilon.hi, true);
+  g["epsilon_hi_rdp"] = r.rdp_upper ? EpsText(r.rdp_upper->hi(), true) : "inf";
+  g["epsilon_lo"] = EpsText(r.epsilon.lo, false);
+  g["epsilon_hi"] = EpsText(r.epsilon.hi, true);
+  g["delta"] = ref::ToDecimalStringUp(delta, kCentralDigits);
+  g["applies"] = true;
+  g["solo_clients"] = solo;
+  g["infinite_loss_probability_per_coordinate"] = ref::ToDecimalStringUp(r.infinite_mass_upper, 6);
+  if (!r.epsilon.hi)
+    g["reason"] = "no finite epsilon exists at this delta: in the worst case a client's coordinate has privacy loss "
+                  "+inf with the probability above (paired clients whose partner's input makes the pair's sum "
+                  "deterministic, and too few solo clients to hide a shift of one), and m T coordinates compound it";
+  return g;
+}
+
+}  // namespace dpfl::certify::internal
