@@ -4,6 +4,9 @@
 // pair over every configuration of the other clients' inputs, composed over m coordinates and T
 // rounds, with a lower end from configurations an adversary can realise. The verifier recomputes
 // it through the same call (verify.cpp recomputes ComputePrivacy).
+#include <cmath>
+
+#include "certificate.hpp"
 #include "certificate_internal.hpp"
 #include "dpfl/fl/mechanisms.hpp"
 #include "dpfl/protocol/assignment.hpp"
@@ -81,3 +84,96 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
 }
 
 }  // namespace dpfl::certify::internal
+
+namespace dpfl::certify {
+
+TargetPlan PlanTargetEpsilon(const nlohmann::json& cfg, double target, bool calibrate,
+                             const std::function<void(const std::string&)>& progress) {
+  using namespace internal;  // NOLINT
+  if (!(target > 0 && std::isfinite(target))) throw InvalidArgument("--target-epsilon", "must be a finite number > 0");
+  const fl::MechanismKind kind = fl::ParseMechanism(Str(cfg, "mechanism"));
+  if (!(kind == fl::MechanismKind::kLdpFl || kind == fl::MechanismKind::kAugCorBinFl ||
+        kind == fl::MechanismKind::kCorBinFl) || Num(cfg, "dropout") > 0)
+    throw InvalidArgument("--target-epsilon", "supported for ldp-fl, augcorbin-fl and corbin-fl without dropout (the "
+                                              "mechanisms whose aggregate the PLD accountant models), not for " +
+                                                  Str(cfg, "mechanism") + (Num(cfg, "dropout") > 0 ? " with dropout" : ""));
+  const auto n = static_cast<std::uint32_t>(U64(cfg, "clients", std::numeric_limits<std::uint32_t>::max()));
+  fl::MechanismConfig mc;
+  mc.kind = kind;
+  mc.gamma = Num(cfg, "gamma");
+  ref::pld::CentralBinarySetting s;
+  s.clients = n;
+  s.solo = protocol::SoloCount(n, fl::EffectiveGamma(mc));
+  s.coordinates = U64(cfg, "parameters");
+  s.shared_bits = fl::UsesPairs(kind) ? Int(cfg, "d") : 0;
+  const Rational delta = Exact(Num(cfg, "delta_u"));
+  const Rational goal = Exact(target) * (1 - Rational(1, 1000000000));  // room for the implemented thresholds
+  TargetPlan plan;
+  plan.mode = calibrate ? "calibrate" : "stop";
+  // The predicted upper end at (eps_p, rounds); empty = +inf.
+  auto upper = [&](double eps_p, std::uint64_t rounds) -> std::optional<Rational> {
+    const Interval E = ref::ExpEnclosure(Exact(eps_p), 128, "--eps-p");
+    s.q_hi = E.hi() / (1 + E.hi());
+    s.q_lo = 1 / (1 + E.hi());
+    s.rounds = rounds;
+    ++plan.evaluations;
+    if (progress) progress("target epsilon: accountant run " + std::to_string(plan.evaluations) + " (eps_p " +
+                           std::to_string(eps_p) + ", rounds " + std::to_string(rounds) + ")");
+    ref::pld::AccountOptions options;
+    options.relative_width = Rational(1, 50);  // coarse is still an upper bound; the certificate refines
+    return ref::pld::CentralBinaryEpsilon(s, delta, options, false).epsilon.hi;
+  };
+  auto meets = [&](const std::optional<Rational>& e) { return e && *e <= goal; };
+  const std::uint64_t T = U64(cfg, "rounds");
+  std::optional<Rational> at;
+  if (calibrate) {
+    double lo = 1e-3, hi = 30;
+    if (!meets(at = upper(lo, T)))
+      throw InvalidArgument("--target-epsilon", "cannot be met: even eps_p = 0.001 gives a central epsilon of " +
+                                                    (at ? ref::ToDecimalStringUp(*at, 8) : std::string("+inf")) +
+                                                    " at these settings (" + std::to_string(s.solo) + " solo clients)");
+    std::optional<Rational> best = at;
+    if (meets(at = upper(hi, T))) {
+      lo = hi;
+      best = at;
+    }
+    while (hi / lo > 1.005) {
+      const double mid = std::sqrt(lo * hi);
+      if (meets(at = upper(mid, T))) {
+        lo = mid;
+        best = at;
+      } else {
+        hi = mid;
+      }
+    }
+    plan.eps_p = lo;
+    plan.rounds = static_cast<std::uint32_t>(T);
+    plan.epsilon_hi = ref::ToDecimalStringUp(*best, 17);
+    return plan;
+  }
+  const double eps_p = Num(cfg, "eps_p");
+  std::uint64_t lo = 0, hi = T;  // meets(lo) (0 rounds: nothing released), find the largest
+  std::optional<Rational> best;
+  if (meets(at = upper(eps_p, T))) {
+    lo = T;
+    best = at;
+  }
+  while (hi - lo > 1) {
+    const std::uint64_t mid = (lo + hi) / 2;
+    if (meets(at = upper(eps_p, mid))) {
+      lo = mid;
+      best = at;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo == 0)
+    throw InvalidArgument("--target-epsilon", "cannot be met: one round at eps_p = " + std::to_string(eps_p) +
+                                                  " already exceeds it");
+  plan.eps_p = eps_p;
+  plan.rounds = static_cast<std::uint32_t>(lo);
+  plan.epsilon_hi = ref::ToDecimalStringUp(*best, 17);
+  return plan;
+}
+
+}  // namespace dpfl::certify

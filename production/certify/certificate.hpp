@@ -32,6 +32,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -61,6 +63,25 @@ fl::TrainConfig TrainConfigFromJson(const nlohmann::json& configuration);
 // round. `configuration` needs mechanism, eps_p, d, gamma, delta, delta_u, dropout, clients,
 // parameters (and lambda_grid, optional); `layers[t]` = {"c": [hex doubles], "r": [...]}.
 nlohmann::json ComputePrivacy(const nlohmann::json& configuration, const nlohmann::json& rounds);
+
+// `dpfl train --target-epsilon E`: meet a target for the run's client-level central guarantee (the
+// certificate's "tight central" row, ε(δ_u) of one client in the aggregate over m coordinates and
+// T rounds) before training, from the configuration (mechanism, clients, gamma, d, parameters,
+// rounds, eps_p, delta_u). calibrate: the largest eps_p (bisection in log eps_p over [1e-3, 30],
+// relative step 5e-3) whose predicted ε_hi ≤ E; stop: the largest number of rounds ≤ the
+// configured one whose ε_hi ≤ E at the configured eps_p. The prediction uses the intended
+// probabilities E/(1+E) enclosed outward (the certificate then reports the implemented ones).
+// ldp-fl, augcorbin-fl, corbin-fl without dropout; InvalidArgument "--target-epsilon" otherwise
+// or when no setting meets the target (e.g. +inf at every eps_p: too few solo clients).
+struct TargetPlan {
+  std::string mode;        // "calibrate" or "stop"
+  double eps_p = 0;
+  std::uint32_t rounds = 0;
+  std::string epsilon_hi;  // the predicted upper end at the chosen setting (decimal, rounded up)
+  int evaluations = 0;     // accountant runs
+};
+TargetPlan PlanTargetEpsilon(const nlohmann::json& configuration, double target, bool calibrate,
+                             const std::function<void(const std::string&)>& progress = {});
 
 // Files of the run directory whose SHA-256 the certificate records.
 struct RunFiles {

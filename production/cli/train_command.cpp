@@ -140,14 +140,40 @@ fl::TrainHooks Hooks(const TrainArgs& a) {
 struct Trained {
   nlohmann::json configuration;
   fl::TrainResult result;
+  nlohmann::json target;  // the --target-epsilon plan (null without one)
 };
 
-Trained TrainRun(const TrainArgs& a, double lambda, const std::string& out_dir, const data::Split& split) {
-  auto trainer = fl::MakeTorchTrainer(TrainerOptionsFor(a), split.train.channels, split.train.height, split.train.width,
-                                      split.train.classes);
+// --target-epsilon: the plan (certify::PlanTargetEpsilon) applied to a copy of the arguments; the
+// configuration (and so the certificate and any replay) records the resolved eps_p and rounds.
+TrainArgs ApplyTarget(const TrainArgs& a, double lambda, std::size_t m, std::size_t layers, nlohmann::json& target) {
+  if (a.target_epsilon == 0) return a;
+  if (a.target_mode != "calibrate" && a.target_mode != "stop")
+    throw InvalidArgument("--target-mode", "must be calibrate or stop, got '" + a.target_mode + "'");
+  std::function<void(const std::string&)> progress;
+  if (!a.quiet) progress = [](const std::string& line) { std::cerr << "dpfl: " << line << "\n"; };
+  const certify::TargetPlan plan = certify::PlanTargetEpsilon(ConfigurationJson(a, lambda, m, layers), a.target_epsilon,
+                                                              a.target_mode == "calibrate", progress);
+  TrainArgs out = a;
+  out.eps_p = plan.eps_p;
+  out.rounds = plan.rounds;
+  target = {{"target_epsilon", a.target_epsilon}, {"delta_u", a.delta_u}, {"mode", plan.mode},
+            {"eps_p", plan.eps_p}, {"rounds", plan.rounds}, {"predicted_epsilon_hi", plan.epsilon_hi},
+            {"accountant_runs", plan.evaluations},
+            {"statement", plan.mode == "calibrate"
+                              ? "eps_p was calibrated: the largest eps_p whose tight central epsilon over all rounds is "
+                                "at most the target (the certificate's last guarantee reports the implemented value)"
+                              : "the run stops when the budget is spent: the largest number of rounds whose tight "
+                                "central epsilon at the given eps_p is at most the target"}};
+  return out;
+}
+
+Trained TrainRun(const TrainArgs& a_in, double lambda, const std::string& out_dir, const data::Split& split) {
+  auto trainer = fl::MakeTorchTrainer(TrainerOptionsFor(a_in), split.train.channels, split.train.height,
+                                      split.train.width, split.train.classes);
   std::size_t m = 0;
   for (std::size_t s : trainer->LayerSizes()) m += s;
   Trained out;
+  const TrainArgs a = ApplyTarget(a_in, lambda, m, trainer->LayerSizes().size(), out.target);
   out.configuration = ConfigurationJson(a, lambda, m, trainer->LayerSizes().size());
   const fl::TrainConfig config = MakeConfig(a, out.configuration, out_dir);
   out.result = fl::RunTraining(config, split, *trainer, Hooks(a));
@@ -176,6 +202,11 @@ nlohmann::json RunOne(const TrainArgs& a, double lambda, const std::string& out_
                         {"plots", a.no_plots ? std::vector<std::string>{} : PlotRun(out_dir, a.mechanism)},
                         {"signed", signing.has_value()}, {"keys", a.keys},
                         {"guarantees", cert["privacy"]["guarantees"]}};
+  if (!run.target.is_null()) {
+    out["target"] = run.target;
+    out["eps_p"] = run.configuration["eps_p"];
+    out["certified_central_epsilon_hi"] = cert["privacy"]["guarantees"].back()["epsilon_hi"];
+  }
   if (signing) {
     fl::WriteFileAtomic(cert_path + ".sig", certify::Sign(text, *signing));
     out["signature"] = cert_path + ".sig";
@@ -294,12 +325,19 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   app->add_option("--signing-key", a->signing_key, "Ed25519 secret key file (dpfl keygen) to sign certificate.json");
   app->add_flag("--quiet", a->quiet, "no progress line");
   app->add_flag("--no-plots", a->no_plots, "do not call gnuplot");
+  app->add_option("--target-epsilon", a->target_epsilon,
+                  "target for the tight central epsilon (at --delta-u) over the run: calibrate eps_p or stop early");
+  app->add_option("--target-mode", a->target_mode, "calibrate (default: choose eps_p) or stop (cut the rounds)");
   commands.push_back({app, [a, app]() -> nlohmann::json {
     ApplyConfigFile(*a, app);
     if (!fl::HaveTorchTrainer())
       throw InvalidArgument("train", "this dpfl was built without LibTorch (DPFL_TORCH=OFF or DPFL_SANITIZE=ON)");
     if (a->out.empty()) throw InvalidArgument("--out", "an output directory is required");
     if (!(a->delta_u > 0 && a->delta_u < 1)) throw InvalidArgument("--delta-u", "must be in (0, 1)");
+    if (!(a->target_epsilon >= 0 && std::isfinite(a->target_epsilon)))
+      throw InvalidArgument("--target-epsilon", "must be a finite number > 0 (0: no target)");
+    if (a->target_mode != "calibrate" && a->target_mode != "stop")
+      throw InvalidArgument("--target-mode", "must be calibrate or stop, got '" + a->target_mode + "'");
     if (a->lambda_grid && app->count("--lambda") > 0)
       throw InvalidArgument("--lambda-grid", "searches lambda itself; do not combine it with --lambda");
     std::optional<certify::KeyPair> signing;

@@ -40,6 +40,7 @@ const Key kKeys[] = {
     {"clients", &TrainArgs::clients},       {"rounds", &TrainArgs::rounds},
     {"seed", &TrainArgs::seed},             {"max-samples", &TrainArgs::max_samples},
     {"synthetic-samples", &TrainArgs::synthetic_samples}, {"monitor-samples", &TrainArgs::monitor_samples},
+    {"target-epsilon", &TrainArgs::target_epsilon}, {"target-mode", &TrainArgs::target_mode},
 };
 
 [[noreturn]] void Bad(const std::string& source, const std::string& key, const std::string& what) {

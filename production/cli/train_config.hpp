@@ -19,6 +19,8 @@ struct TrainArgs {
   std::string dataset = "fashion-mnist", mechanism = "corbin-fl", data_dir, config_file, out, split = "iid";
   std::string model = "auto", optimizer = "sgd", generator = "chacha20";
   std::string keys = "simulated", signing_key;
+  std::string target_mode = "calibrate";  // with target_epsilon > 0: calibrate eps_p, or stop early
+  double target_epsilon = 0;              // 0: no target (docs/training.md "Target epsilon")
   double eps_p = 1.0, gamma = 0.2, dropout = 0.0, lambda = 1.0, delta = 1e-5, delta_u = 1e-5, lr = 0.05, momentum = 0.0;
   double beta = 0.5, radius_scale = 1.25;
   int d = 5, local_epochs = 1, local_steps = 0, batch = 64, patience = 5, threads = 1;

@@ -1,6 +1,7 @@
 // dpfl-ref pld {gaussian, laplace, randomized-response, binomial, pmf}: ε(δ) or δ(ε) of a
 // (possibly Poisson-subsampled) mechanism composed K times, from its privacy loss distribution,
-// printed as an outward-rounded enclosure (reference/include/dpfl/ref/pld*.hpp; docs/accounting.md).
+// printed as an outward-rounded enclosure; pld central: the aggregate of seed 000's binary
+// mechanisms (pld_central.hpp) (reference/include/dpfl/ref/pld*.hpp; docs/accounting.md).
 #include <ctime>
 #include <fstream>
 #include <memory>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "accounting_commands.hpp"
+#include "dpfl/ref/pld_central.hpp"
 #include "dpfl/ref/pld_mechanisms.hpp"
 
 namespace dpfl::cli {
@@ -254,6 +256,84 @@ void RegisterPmf(CLI::App* group, std::vector<Command>& commands) {
   }});
 }
 
+void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
+  auto* app = group->add_subcommand(
+      "central", "the aggregate of seed 000's binary mechanisms (ldp-fl: --solo = --clients; augcorbin-fl; corbin-fl: "
+                 "--solo 0): eps(delta) of one client over m coordinates and T rounds");
+  struct Args {
+    std::string clients, solo, E, eps_p, parameters = "1", rounds = "1", delta, shared_bits = "0",
+                relative_width = "0.01";
+  };
+  auto a = std::make_shared<Args>();
+  app->add_option("--clients", a->clients, "number of clients n >= 1")->required();
+  app->add_option("--solo", a->solo, "solo (LDPQ) clients s in [0, n], n - s even")->required();
+  auto* e = app->add_option("--E", a->E, "E = e^eps_p, an exact rational > 1");
+  auto* ep = app->add_option("--eps-p", a->eps_p, "eps_p > 0 (then P(+) at the ends is enclosed: the pmfs use "
+                                                  "the rational just outside it)");
+  e->excludes(ep);
+  ep->excludes(e);
+  app->add_option("--parameters", a->parameters, "m, coordinates per update (default 1)");
+  app->add_option("--rounds", a->rounds, "T (default 1)");
+  app->add_option("--delta", a->delta, "delta in (0, 1)")->required();
+  app->add_option("--shared-bits", a->shared_bits, "CorBinQ's d (for the realisable paired configuration; default 0)");
+  app->add_option("--relative-width", a->relative_width, "target relative width of the PLD passes (default 0.01)");
+  commands.push_back({app, [a]() {
+    auto integer = [](const std::string& text, const std::string& flag, long lo, long hi) {
+      const Rational v = ParseFlag(text, flag);
+      if (!ref::IsInteger(v) || v < lo || v > hi)
+        throw InvalidArgument(flag, "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                        "], got " + text);
+      return boost::multiprecision::numerator(v).convert_to<long>();
+    };
+    pld::CentralBinarySetting s;
+    s.clients = integer(a->clients, "--clients", 1, 1000000);
+    s.solo = integer(a->solo, "--solo", 0, s.clients);
+    s.coordinates = static_cast<std::uint64_t>(integer(a->parameters, "--parameters", 1, 1000000000));
+    s.rounds = static_cast<std::uint64_t>(integer(a->rounds, "--rounds", 1, 1000000000));
+    s.shared_bits = static_cast<int>(integer(a->shared_bits, "--shared-bits", 0, 62));
+    if (a->E.empty() == a->eps_p.empty()) throw InvalidArgument("--E", "give exactly one of --E and --eps-p");
+    if (!a->E.empty()) {
+      const Rational E = ParseFlag(a->E, "--E");
+      if (!(E > 1)) throw InvalidArgument("--E", "must be > 1, got " + a->E);
+      s.q_lo = 1 / (1 + E);
+      s.q_hi = E / (1 + E);
+    } else {
+      // ε_p given: q_hi = e^ε/(1+e^ε) enclosed; the outer ends of the enclosures widen the range,
+      // which only makes the computed mechanism less private (a valid upper view).
+      const Rational eps = ParseFlag(a->eps_p, "--eps-p");
+      if (!(eps > 0 && eps <= 50)) throw InvalidArgument("--eps-p", "must be in (0, 50], got " + a->eps_p);
+      const Interval E = ref::ExpEnclosure(eps, 128, "--eps-p");
+      s.q_hi = E.hi() / (1 + E.hi());
+      s.q_lo = 1 / (1 + E.hi());
+    }
+    const Rational delta = ParseFlag(a->delta, "--delta");
+    if (!(delta > 0 && delta < 1)) throw InvalidArgument("--delta", "must be in (0, 1), got " + a->delta);
+    pld::AccountOptions options;
+    options.relative_width = ParseFlag(a->relative_width, "--relative-width");
+    if (!(options.relative_width > 0 && options.relative_width < 1))
+      throw InvalidArgument("--relative-width", "must be in (0, 1), got " + a->relative_width);
+    const std::clock_t start = std::clock();
+    const pld::CentralResult r = pld::CentralBinaryEpsilon(s, delta, options);
+    json out;
+    out["quantity"] = "epsilon(delta) of one client in the aggregate over m coordinates and T rounds, enclosed";
+    out["observer"] = "anyone who sees the aggregate (the global model); the server only under secure aggregation";
+    out["adjacency"] = "replace one client's update by any other; worst case over every other client's input";
+    out["parameters"] = {{"clients", s.clients}, {"solo", s.solo}, {"coordinates", s.coordinates}, {"rounds", s.rounds},
+                         {"q_lo", ref::ToExactString(s.q_lo)}, {"q_hi", ref::ToExactString(s.q_hi)},
+                         {"shared_bits", s.shared_bits}};
+    out["delta"] = a->delta;
+    out["epsilon_lo"] = r.epsilon.lo ? ref::ToDecimalStringDown(*r.epsilon.lo, kPldDigits) : "inf";
+    out["epsilon_hi"] = r.epsilon.hi ? ref::ToDecimalStringUp(*r.epsilon.hi, kPldDigits) : "inf";
+    out["epsilon_hi_pld_envelope"] =
+        r.upper.epsilon.hi ? ref::ToDecimalStringUp(*r.upper.epsilon.hi, kPldDigits) : "inf";
+    out["epsilon_hi_rdp"] = r.rdp_upper ? ref::ToDecimalStringUp(r.rdp_upper->hi(), kPldDigits) : "inf";
+    out["infinite_loss_probability_per_coordinate_hi"] = ref::ToDecimalStringUp(r.infinite_mass_upper, 6);
+    out["log"] = "natural";
+    out["cpu_seconds"] = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+    return out;
+  }});
+}
+
 }  // namespace
 
 void RegisterPldCommands(CLI::App& root, std::vector<Command>& commands) {
@@ -265,6 +345,7 @@ void RegisterPldCommands(CLI::App& root, std::vector<Command>& commands) {
   RegisterRandomizedResponse(group, commands);
   RegisterBinomial(group, commands);
   RegisterPmf(group, commands);
+  RegisterCentral(group, commands);
 }
 
 }  // namespace dpfl::cli

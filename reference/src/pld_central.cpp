@@ -227,7 +227,7 @@ std::vector<PldPair> CentralAchievablePairs(const CentralBinarySetting& s, const
 }
 
 CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Rational& delta,
-                                   const AccountOptions& options) {
+                                   const AccountOptions& options, bool with_lower) {
   if (setting.coordinates < 1 || setting.rounds < 1) throw InvalidArgument("coordinates", "m and T must be >= 1");
   if (setting.coordinates > 1000000000ull / setting.rounds)
     throw InvalidArgument("coordinates", "m T must be at most 1e9 compositions");
@@ -267,7 +267,7 @@ CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Ra
   }
   Rational lo = 0;
   bool lo_infinite = false;
-  const std::size_t n_lower = CentralAchievablePairs(setting, GridOptions{Rational(1, 64)}).size();
+  const std::size_t n_lower = with_lower ? CentralAchievablePairs(setting, GridOptions{Rational(1, 64)}).size() : 0;
   for (std::size_t i = 0; i < n_lower; ++i) {
     out.lower.push_back(EpsilonOfComposition(
         [&](const GridOptions& g) { return CentralAchievablePairs(setting, g)[i]; }, k, delta, options));

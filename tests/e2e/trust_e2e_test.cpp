@@ -312,6 +312,40 @@ TEST(TrustE2e, LdpFlTightCentralEpsilonIsFiniteNarrowAndVerified) {
   EXPECT_EQ(Verify(dir).exit_code, 0);
 }
 
+// dpfl train --target-epsilon: calibrate eps_p, or stop when the budget is spent; the certified
+// tight central epsilon (recomputed by the verifier) meets the target; an unreachable target is a
+// clear error before any training.
+TEST(TrustE2e, TargetEpsilonCalibratesOrStopsAndIsCertified) {
+  auto run = [&](const std::string& name, int rounds, std::vector<std::string> extra) {
+    auto args = Train("ldp-fl", Scratch() + name, 2, rounds);
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunProgram(kDpfl, args, Scratch());
+  };
+  const auto cal = run("target_cal", 1, {"--target-epsilon", "3000"});
+  ASSERT_EQ(cal.exit_code, 0) << cal.err;
+  const json c = json::parse(cal.out);
+  EXPECT_EQ(c["target"]["mode"], "calibrate");
+  EXPECT_LT(c["eps_p"].get<double>(), 2.0);  // the flag's 2 would exceed the target
+  EXPECT_LE(std::stod(c["certified_central_epsilon_hi"].get<std::string>()), 3000.0);
+  EXPECT_EQ(Verify(Scratch() + "target_cal").exit_code, 0);
+
+  const auto stop = run("target_stop", 3, {"--target-epsilon", "8000", "--target-mode", "stop"});
+  ASSERT_EQ(stop.exit_code, 0) << stop.err;
+  const json t = json::parse(stop.out);
+  EXPECT_EQ(t["target"]["mode"], "stop");
+  EXPECT_EQ(t["rounds"], 1);  // one round spends 6445 of 8000; two would exceed it
+  EXPECT_LE(std::stod(t["certified_central_epsilon_hi"].get<std::string>()), 8000.0);
+
+  const auto bad = RunProgram(kDpfl, [&] {
+    auto args = Train("augcorbin-fl", Scratch() + "target_bad", 10, 2);
+    args.insert(args.end(), {"--target-epsilon", "100"});
+    return args;
+  }(), Scratch());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--target-epsilon"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("+inf"), std::string::npos) << bad.err;
+}
+
 // Finding 3: per-parameter, whole-update (m ε per round, m T ε in total) side by side.
 TEST(TrustE2e, GuaranteesStateEveryNotionWithItsUnit) {
   const json cert = Certificate();

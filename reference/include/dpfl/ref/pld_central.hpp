@@ -96,7 +96,8 @@ struct CentralResult {
 // Orders for the RDP bound: dense near 1, where the optimum lies for many compositions.
 std::vector<Rational> CentralOrders();
 // ε(δ) of the aggregate over m coordinates and T rounds (m·T compositions).
+// `with_lower` = false skips the realisable configurations (epsilon.lo is then 0): for planning.
 CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Rational& delta,
-                                   const AccountOptions& options = {});
+                                   const AccountOptions& options = {}, bool with_lower = true);
 
 }  // namespace dpfl::ref::pld
