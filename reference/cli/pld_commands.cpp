@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "accounting_commands.hpp"
+#include "dpfl/ref/accountant.hpp"
 #include "dpfl/ref/pld_central.hpp"
 #include "dpfl/ref/pld_mechanisms.hpp"
 
@@ -334,6 +335,53 @@ void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
   }});
 }
 
+// pld bench: the speed case through the generic PLD path (discretize, FFT self-composition,
+// query) and the RDP accountant for the same Gaussian composition, in one process, best of --reps
+// CPU times each, interleaved (PLD, RDP, PLD, RDP, …) so drifts of a shared machine hit both.
+void RegisterBench(CLI::App* group, std::vector<Command>& commands) {
+  auto* app = group->add_subcommand("bench", "time the PLD accountant against the RDP accountant (same process)");
+  struct Args { std::string sigma = "20", compositions = "1000", delta = "1e-5"; int reps = 3; };
+  auto a = std::make_shared<Args>();
+  app->add_option("--sigma", a->sigma, "Gaussian noise, sensitivity 1 (default 20)");
+  app->add_option("--compositions", a->compositions, "K (default 1000)");
+  app->add_option("--delta", a->delta, "delta (default 1e-5)");
+  app->add_option("--reps", a->reps, "repetitions, best time kept (default 3)");
+  commands.push_back({app, [a]() {
+    const Rational sigma = ParseFlag(a->sigma, "--sigma"), delta = ParseFlag(a->delta, "--delta");
+    if (!(sigma > 0)) throw InvalidArgument("--sigma", "must be > 0, got " + a->sigma);
+    if (!(delta > 0 && delta < 1)) throw InvalidArgument("--delta", "must be in (0, 1), got " + a->delta);
+    const std::uint64_t k = ParseCompositions(a->compositions);
+    if (a->reps < 1 || a->reps > 100) throw InvalidArgument("--reps", "must be in [1, 100]");
+    auto cpu = [] { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; };
+    double best_pld = 1e300, best_rdp = 1e300;
+    pld::AccountResult p;
+    ref::AccountantResult r;
+    for (int i = 0; i < a->reps; ++i) {
+      double t0 = cpu();
+      p = pld::EpsilonOfComposition([&](const pld::GridOptions& g) { return pld::GaussianPld(sigma, 1, g); }, k, delta);
+      best_pld = std::min(best_pld, cpu() - t0);
+      t0 = cpu();
+      r = ref::Account([&](const Rational& order) { return ref::Enclosure(128, ref::GaussianRdp(sigma, order)); },
+                       Rational(static_cast<long>(k)), delta, ref::DefaultOrders(), ref::Conversion::kImproved);
+      best_rdp = std::min(best_rdp, cpu() - t0);
+    }
+    json out;
+    out["case"] = {{"mechanism", "gaussian"}, {"sigma", a->sigma}, {"sensitivity", "1"}, {"compositions", k},
+                   {"delta", a->delta}, {"reps", a->reps}};
+    out["pld"] = {{"path", "generic: discretization, FFT self-composition, query (not the Gaussian closed form)"},
+                  {"cpu_seconds", best_pld}, {"epsilon_lo", ref::ToDecimalStringDown(*p.epsilon.lo, kPldDigits)},
+                  {"epsilon_hi", ref::ToDecimalStringUp(*p.epsilon.hi, kPldDigits)},
+                  {"relative_width", ref::ToDecimalStringUp((*p.epsilon.hi - *p.epsilon.lo) / *p.epsilon.hi, 3)},
+                  {"passes", p.passes}, {"grid_points", p.grid_points}};
+    out["rdp"] = {{"path", "RDP accountant, 90 default orders, improved conversion"}, {"cpu_seconds", best_rdp},
+                  {"epsilon_lo", ref::ToDecimalStringDown(r.epsilon.lo(), kPldDigits)},
+                  {"epsilon_hi", ref::ToDecimalStringUp(r.epsilon.hi(), kPldDigits)}, {"order", ref::ToExactString(r.order)}};
+    out["time_ratio_pld_over_rdp"] = best_pld / best_rdp;
+    out["epsilon_ratio_rdp_over_pld_hi"] = (r.epsilon.hi() / *p.epsilon.hi).convert_to<double>();
+    return out;
+  }});
+}
+
 }  // namespace
 
 void RegisterPldCommands(CLI::App& root, std::vector<Command>& commands) {
@@ -346,6 +394,7 @@ void RegisterPldCommands(CLI::App& root, std::vector<Command>& commands) {
   RegisterBinomial(group, commands);
   RegisterPmf(group, commands);
   RegisterCentral(group, commands);
+  RegisterBench(group, commands);
 }
 
 }  // namespace dpfl::cli
