@@ -112,9 +112,9 @@ TargetPlan PlanTargetEpsilon(const nlohmann::json& cfg, double target, bool cali
   plan.mode = calibrate ? "calibrate" : "stop";
   // The predicted upper end at (eps_p, rounds); empty = +inf.
   auto upper = [&](double eps_p, std::uint64_t rounds) -> std::optional<Rational> {
-    const Interval E = ref::ExpEnclosure(Exact(eps_p), 128, "--eps-p");
-    s.q_hi = E.hi() / (1 + E.hi());
-    s.q_lo = 1 / (1 + E.hi());
+    const ref::pld::QuantizedEnds ends = ref::pld::EndsForEpsilon(Exact(eps_p));
+    s.q_hi = ends.q_hi;
+    s.q_lo = ends.q_lo;
     s.rounds = rounds;
     ++plan.evaluations;
     if (progress) progress("target epsilon: accountant run " + std::to_string(plan.evaluations) + " (eps_p " +

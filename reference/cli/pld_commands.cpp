@@ -303,9 +303,9 @@ void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
       // which only makes the computed mechanism less private (a valid upper view).
       const Rational eps = ParseFlag(a->eps_p, "--eps-p");
       if (!(eps > 0 && eps <= 50)) throw InvalidArgument("--eps-p", "must be in (0, 50], got " + a->eps_p);
-      const Interval E = ref::ExpEnclosure(eps, 128, "--eps-p");
-      s.q_hi = E.hi() / (1 + E.hi());
-      s.q_lo = 1 / (1 + E.hi());
+      const pld::QuantizedEnds ends = pld::EndsForEpsilon(eps);
+      s.q_lo = ends.q_lo;
+      s.q_hi = ends.q_hi;
     }
     const Rational delta = ParseFlag(a->delta, "--delta");
     if (!(delta > 0 && delta < 1)) throw InvalidArgument("--delta", "must be in (0, 1), got " + a->delta);

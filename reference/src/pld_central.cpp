@@ -143,6 +143,17 @@ void ValidateSetting(const CentralBinarySetting& s) {
 }
 }  // namespace
 
+QuantizedEnds EndsForEpsilon(const Rational& eps) {
+  Require("eps", eps, Domain::OpenClosed(0, 50), EchoValue);
+  const Interval E = ExpEnclosure(eps, 128, "eps");
+  const Rational two64 = Pow2(64);
+  const Rational hi = E.hi() / (1 + E.hi());  // ≥ e^ε/(1+e^ε): increasing in E
+  QuantizedEnds out;
+  out.q_hi = Rational(-FloorInt(Rational(-hi * two64))) / two64;  // ceiling
+  out.q_lo = 1 - out.q_hi;                                         // ≤ 1/(1+e^ε), exactly symmetric
+  return out;
+}
+
 std::vector<PmfPair> CentralCandidatePairs(const CentralBinarySetting& s) {
   ValidateSetting(s);
   const long paired = s.clients - s.solo;

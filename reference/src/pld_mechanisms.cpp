@@ -24,6 +24,7 @@ Enclosure Either(bool certain_a, bool certain_b, const std::function<Enclosure()
 // log(1 − q + q e^e) in double, for range hints only.
 double MixLog(double q, double e) {
   if (e > 0) return e + std::log(q) + std::log1p((1 - q) * std::exp(-e) / q);
+  if (q == 1) return e;  // log(e^e), also where e^e underflows
   return std::log((1 - q) + q * std::exp(e));
 }
 

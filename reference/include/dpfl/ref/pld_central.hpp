@@ -62,6 +62,15 @@ struct CentralBinarySetting {
 // Every candidate pair above (both directions), before the envelope.
 std::vector<PmfPair> CentralCandidatePairs(const CentralBinarySetting& setting);
 
+// q_lo ≤ 1/(1 + e^ε) and q_hi ≥ e^ε/(1 + e^ε) as dyadic rationals with denominator 2^64 (rounded
+// outward from MPFI enclosures): a wider range is a less private mechanism (pld_central.hpp
+// above), so the result bounds the intended one, and 64-bit denominators keep the exact
+// Poisson-binomial pmfs as small as the implemented thresholds'. Names "eps" (∉ (0, 50]).
+struct QuantizedEnds {
+  Rational q_lo, q_hi;
+};
+QuantizedEnds EndsForEpsilon(const Rational& eps);
+
 // The per-coordinate dominating pair above. s ≤ kCentralMaxSolo (exact Poisson-binomial pmfs; the
 // envelope costs about s³ exact operations on numbers of s·log2(denominator) bits).
 inline constexpr long kCentralMaxSolo = 100;
