@@ -202,7 +202,12 @@ Pld FromLossLaw(const LossLaw& law, const Rational& step, double tail, mpfr_prec
   if (!(std::isfinite(t_lo) && std::isfinite(t_hi) && t_lo <= t_hi))
     throw InvalidArgument("mechanism", "the loss range is not finite");
   const double bin_count = (t_hi - t_lo) / h;
-  if (!(bin_count < 5e7)) throw InvalidArgument("step", "the grid step is too fine for this mechanism (more than 5e7 bins)");
+  if (!(bin_count < 5e7))
+    throw InvalidArgument("step", "the loss of this mechanism spans [" + ShortestDouble(t_lo) + ", " +
+                                      ShortestDouble(t_hi) + "]: more than 5e7 grid points at step " +
+                                      ShortestDouble(h) + "; give a coarser --step");
+  if (!(std::abs(t_lo / h) < 0x1p60 && std::abs(t_hi / h) < 0x1p60))
+    throw InvalidArgument("step", "the loss range over the grid step exceeds 2^60 points");
   const std::int64_t k_min = static_cast<std::int64_t>(std::floor(t_lo / h));
   const std::int64_t k_max = std::max(k_min + 1, static_cast<std::int64_t>(std::ceil(t_hi / h)));
   const std::size_t n = static_cast<std::size_t>(k_max - k_min + 1);

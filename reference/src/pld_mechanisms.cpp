@@ -63,6 +63,7 @@ class SubsampledGaussianLaw final : public LossLaw {
     const double reach = std::max(std::abs(y0.convert_to<double>()),
                                   std::abs((y0 + d * static_cast<long>(n)).convert_to<double>())) + 1;
     if (d <= Rational(1, 32) && reach * d.convert_to<double>() <= 0.5) return detail::GaussianBins(y0, d, n, prec);
+    if (d > 1) return LossLaw::BinMasses(k0, n, step, prec);  // few wide bins: Φ differences
     BinBounds out;
     const Enclosure dE(prec, d);
     for (std::size_t i = 0; i < n; ++i) {
