@@ -30,10 +30,19 @@ namespace {
   std::abort();
 }
 
+// The PLD accountant behind the "tight central" row takes seconds to minutes on large settings,
+// which a mutated certificate reaches easily; the harness checks the verifier's parsing and
+// invariants, so that row is not recomputed here (the verifier then lists it as not checked).
+dpfl::certify::VerifyOptions Options() {
+  dpfl::certify::VerifyOptions o;
+  o.recompute_tight_central = false;
+  return o;
+}
+
 void Check(const nlohmann::json& doc, bool recheck) {
   dpfl::certify::Verification v;
   try {
-    v = dpfl::certify::VerifyCertificate(doc);
+    v = dpfl::certify::VerifyCertificate(doc, Options());
   } catch (const dpfl::InvalidArgument&) {
     return;
   } catch (const dpfl::Undecidable&) {
@@ -43,7 +52,7 @@ void Check(const nlohmann::json& doc, bool recheck) {
   for (const std::string& p : v.problems)
     if (p.empty()) Fail("V1: empty problem");
   if (v.ok || recheck) {
-    const dpfl::certify::Verification again = dpfl::certify::VerifyCertificate(doc);
+    const dpfl::certify::Verification again = dpfl::certify::VerifyCertificate(doc, Options());
     if (again.ok != v.ok || again.problems != v.problems) Fail("V2: a second verification differs");
   }
   if (v.ok && !(doc.is_object() && doc.contains("digest") && doc["digest"].is_string() && doc.contains("format") &&

@@ -28,7 +28,7 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
                                      const Rational& q_lo, const Rational& q_hi, const std::string& unit,
                                      const std::string& observer) {
   nlohmann::json g;
-  g["notion"] = "tight central (epsilon, delta) from a privacy loss distribution";
+  g["notion"] = kTightCentralNotion;
   g["unit"] = unit;
   g["adjacency"] = "replace one client's update by any other; worst case over every other client's input";
   g["observer"] = observer;

@@ -62,7 +62,9 @@ fl::TrainConfig TrainConfigFromJson(const nlohmann::json& configuration);
 // The privacy section recomputed from the configuration and the broadcast (c, r) of each
 // round. `configuration` needs mechanism, eps_p, d, gamma, delta, delta_u, dropout, clients,
 // parameters (and lambda_grid, optional); `layers[t]` = {"c": [hex doubles], "r": [...]}.
-nlohmann::json ComputePrivacy(const nlohmann::json& configuration, const nlohmann::json& rounds);
+// `tight_central` = false leaves the last guarantee as {"notion": …, "not_computed": true}.
+nlohmann::json ComputePrivacy(const nlohmann::json& configuration, const nlohmann::json& rounds,
+                              bool tight_central = true);
 
 // `dpfl train --target-epsilon E`: meet a target for the run's client-level central guarantee (the
 // certificate's "tight central" row, ε(δ_u) of one client in the aggregate over m coordinates and
@@ -102,6 +104,11 @@ struct VerifyOptions {
   // Directory of certificate.json: final_weights.bin and metrics.csv are checked there, and the
   // data files at the paths the certificate names (when they exist). Empty: no file checks.
   std::string directory;
+  // Recompute the "tight central" guarantee (the PLD accountant: seconds at the e2e settings,
+  // minutes for large models or many solo clients). Off (the fuzz harness, which must stay fast on
+  // every input): that row is copied from the certificate and listed under not_checked — never
+  // reported as verified.
+  bool recompute_tight_central = true;
 };
 
 struct Verification {

@@ -72,6 +72,7 @@ inline const nlohmann::json& Array(const nlohmann::json& j, const std::string& k
 // SHA-256 of the certificate's JSON without its "digest" field (integrity only: unkeyed).
 std::string Digest(nlohmann::json certificate);
 
+inline constexpr const char* kTightCentralNotion = "tight central (epsilon, delta) from a privacy loss distribution";
 // The "tight central" guarantee row (central_privacy.cpp): the aggregate observer's ε(δ_u) over
 // the run for the binary mechanisms, from the reference's PLD accountant; q_lo, q_hi are the
 // widest implemented probabilities of "+" at the clipping ends over every layer and round.

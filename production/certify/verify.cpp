@@ -176,8 +176,16 @@ Verification VerifyCertificate(const nlohmann::json& cert, const VerifyOptions& 
     if (monitor_ok) v.checked.push_back("monitor statistics against their critical values and alpha");
 
     // Privacy ledger and guarantees, recomputed with the reference.
-    const nlohmann::json recomputed = ComputePrivacy(cfg, ranges);
+    nlohmann::json recomputed = ComputePrivacy(cfg, ranges, options.recompute_tight_central);
     const nlohmann::json& privacy = Field(cert, "privacy");
+    if (!options.recompute_tight_central && recomputed.contains("guarantees") && !recomputed["guarantees"].empty() &&
+        recomputed["guarantees"].back().value("not_computed", false)) {
+      // Copy the certificate's row (if it has one where the recomputation has it) and say so.
+      const nlohmann::json& given = privacy.is_object() ? privacy.value("guarantees", nlohmann::json()) : nlohmann::json();
+      if (given.is_array() && given.size() == recomputed["guarantees"].size())
+        recomputed["guarantees"].back() = given.back();
+      v.not_checked.push_back("tight central guarantee (not recomputed: recompute_tight_central is off)");
+    }
     if (recomputed == privacy) {
       v.checked.push_back("privacy ledger and guarantees recomputed with the reference");
     } else {
