@@ -81,8 +81,8 @@ void Truncate(GridMeasure& m, bool upper, double tail, double per_entry) {
     if (b > 0) kept.front() = SumUp(kept.front(), acc * (1 + g_b) * (1 + 0x1p-50));
     if (t < n) m.infinity = SumUp(m.infinity, acc_top * (1 + g_t) * (1 + 0x1p-50));
   } else {
-    if (t < n) kept.back() = kept.back() + std::max(0.0, acc_top * (1 - 2 * g_t));  // rounding of + is ≤ u: below
-    if (t < n) kept.back() = std::nextafter(kept.back(), 0.0);
+    // The suffix's sum rounded down, then the addition's rounding (≤ 1 ulp) undone downward.
+    if (t < n) kept.back() = std::nextafter(kept.back() + std::max(0.0, acc_top * (1 - 2 * g_t)), 0.0);
   }
   m.offset += static_cast<std::int64_t>(b);
   m.mass = std::move(kept);

@@ -213,11 +213,9 @@ void ValidateRate(const Rational& q) { Require("q", q, Domain::OpenClosed(0, 1),
 
 }  // namespace
 
+// The plain mechanisms are the q = 1 case of the subsampled laws (one symmetric direction).
 PldPair GaussianPld(const Rational& sigma, const Rational& sensitivity, const GridOptions& grid) {
-  ValidatePositive(sigma, "sigma");
-  ValidatePositive(sensitivity, "sensitivity");
-  const SubsampledGaussianLaw law(sigma, sensitivity, 1, true);
-  return FromLaws(law, nullptr, grid);
+  return SubsampledGaussianPld(sigma, sensitivity, 1, grid);
 }
 
 PldPair SubsampledGaussianPld(const Rational& sigma, const Rational& sensitivity, const Rational& q,
@@ -225,16 +223,12 @@ PldPair SubsampledGaussianPld(const Rational& sigma, const Rational& sensitivity
   ValidatePositive(sigma, "sigma");
   ValidatePositive(sensitivity, "sensitivity");
   ValidateRate(q);
-  if (q == 1) return GaussianPld(sigma, sensitivity, grid);
   const SubsampledGaussianLaw remove(sigma, sensitivity, q, true), add(sigma, sensitivity, q, false);
-  return FromLaws(remove, &add, grid);
+  return FromLaws(remove, q == 1 ? nullptr : &add, grid);
 }
 
 PldPair LaplacePld(const Rational& b, const Rational& sensitivity, const GridOptions& grid) {
-  ValidatePositive(b, "b");
-  ValidatePositive(sensitivity, "sensitivity");
-  const SubsampledLaplaceLaw law(b, sensitivity, 1, true);
-  return FromLaws(law, nullptr, grid);
+  return SubsampledLaplacePld(b, sensitivity, 1, grid);
 }
 
 PldPair SubsampledLaplacePld(const Rational& b, const Rational& sensitivity, const Rational& q,
@@ -242,9 +236,8 @@ PldPair SubsampledLaplacePld(const Rational& b, const Rational& sensitivity, con
   ValidatePositive(b, "b");
   ValidatePositive(sensitivity, "sensitivity");
   ValidateRate(q);
-  if (q == 1) return LaplacePld(b, sensitivity, grid);
   const SubsampledLaplaceLaw remove(b, sensitivity, q, true), add(b, sensitivity, q, false);
-  return FromLaws(remove, &add, grid);
+  return FromLaws(remove, q == 1 ? nullptr : &add, grid);
 }
 
 PldPair RandomizedResponsePld(const Rational& p, const GridOptions& grid) {

@@ -26,6 +26,7 @@
 #include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/ldpq.hpp"
 #include "dpfl/ref/numbers.hpp"
+#include "testing/cli_helpers.hpp"
 #include "testing/subprocess.hpp"
 
 namespace {
@@ -50,14 +51,7 @@ json RunOk(const std::vector<std::string>& args) {
 
 // Replaces the value of `flag` in `args` (appends it if absent).
 std::vector<std::string> With(std::vector<std::string> args, const std::string& flag, const std::string& value) {
-  for (std::size_t i = 0; i + 1 < args.size(); ++i)
-    if (args[i] == flag) {
-      args[i + 1] = value;
-      return args;
-    }
-  args.push_back(flag);
-  args.push_back(value);
-  return args;
+  return dpfl::testing::WithFlag(std::move(args), flag, value);
 }
 std::vector<std::string> Without(std::vector<std::string> args, const std::string& flag) {
   for (std::size_t i = 0; i + 1 < args.size(); ++i)

@@ -123,25 +123,30 @@ TEST(PldCentral, EnclosureIsConsistentWithBruteForceOverARealisableConfiguration
     Q[k] += (1 - s.q_lo) * others[k];
     Q[k + 1] += s.q_lo * others[k];
   }
-  auto delta_at = [&](const Rational& eps) {  // both directions, K = 2, product space
+  // δ of the configuration (both directions, K = 2, product space) with e^ε at one end of its
+  // enclosure: the lower end of e^ε gives an upper bound of δ, the upper end a lower bound.
+  auto delta_at = [&](const Rational& eps, bool upper_bound) {
     Rational worst = 0;
     const Interval e = dpfl::ref::ToInterval(dpfl::ref::ExpQ(128, eps));
+    const Rational x = upper_bound ? e.lo() : e.hi();
     for (int dir = 0; dir < 2; ++dir) {
       const auto& A = dir == 0 ? P : Q;
       const auto& B = dir == 0 ? Q : P;
-      Rational hi = 0;  // with e^ε at its lower end: an upper bound of δ
+      Rational d = 0;
       for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) {
-          const Rational t = A[i] * A[j] - e.lo() * B[i] * B[j];
-          if (t > 0) hi += t;
+          const Rational t = A[i] * A[j] - x * B[i] * B[j];
+          if (t > 0) d += t;
         }
-      worst = dpfl::ref::Max(worst, hi);
+      worst = dpfl::ref::Max(worst, d);
     }
     return worst;
   };
-  const Rational at_hi = delta_at(*r.epsilon.hi);
-  EXPECT_LE(at_hi, delta + R("1e-30")) << "the configuration violates the certified upper end";
-  EXPECT_LE(*r.epsilon.lo, *r.epsilon.hi);
+  // The certified upper end covers this configuration: δ_config(ε_hi) ≤ δ.
+  EXPECT_LE(delta_at(*r.epsilon.hi, true), delta) << "the configuration violates the certified upper end";
+  // The lower end comes from realisable configurations (this one and its mirror image), so it
+  // cannot exceed this configuration's own ε: δ_config(ε_lo) ≥ δ.
+  EXPECT_GE(delta_at(*r.epsilon.lo, false), delta) << "the lower end exceeds a realisable configuration's epsilon";
 }
 
 TEST(PldCentral, RenyiDivergenceOfAPairMatchesRandomizedResponseClosedForm) {
