@@ -24,7 +24,8 @@ struct Suffixes {
   std::vector<double> T, U;  // size n + 1, T[n] = U[n] = 0
 };
 
-Suffixes BuildSuffixes(const std::vector<double>& m, double r, bool upper) {
+// `upper_curve`: T rounded up and U down (the upper curve subtracts e^{…}·U); else the reverse.
+Suffixes BuildSuffixes(const std::vector<double>& m, double r, bool upper_curve) {
   const std::size_t n = m.size();
   Suffixes s;
   s.T.assign(n + 1, 0.0);
@@ -35,15 +36,12 @@ Suffixes BuildSuffixes(const std::vector<double>& m, double r, bool upper) {
   }
   // |fl − exact| ≤ γ_{2(n−j)}·exact for non-negative terms (Higham 2002, §3.1 and §5.1), plus an
   // absolute 2^−1000 for underflow in the products.
+  auto up = [](double v, double g) { return std::nextafter(v * (1 + g), HUGE_VAL); };
+  auto down = [](double v, double g) { return std::max(0.0, std::nextafter(v * (1 - g), 0.0)); };
   for (std::size_t j = 0; j <= n; ++j) {
     const double g = Gamma(2.0 * static_cast<double>(n - j) + 4);
-    if (upper) {
-      s.T[j] = std::nextafter(s.T[j] * (1 + g), HUGE_VAL);
-      s.U[j] = std::nextafter(s.U[j] * (1 + g), HUGE_VAL) + 0x1p-1000;
-    } else {
-      s.T[j] = std::max(0.0, std::nextafter(s.T[j] * (1 - g), 0.0));
-      s.U[j] = std::max(0.0, std::nextafter(s.U[j] * (1 - g), 0.0) - 0x1p-1000);
-    }
+    s.T[j] = upper_curve ? up(s.T[j], g) : down(s.T[j], g);
+    s.U[j] = upper_curve ? std::max(0.0, down(s.U[j], g) - 0x1p-1000) : up(s.U[j], g) + 0x1p-1000;
   }
   return s;
 }
@@ -65,10 +63,7 @@ CurveBound MakeCurve(const GridMeasure& m, const Rational& step, bool upper, mpf
   const Enclosure r = Exp(Enclosure(prec, Rational(-step)));
   CurveBound c{&m, step, upper, Rational(D(m.infinity)) - Rational(D(m.deficit)), {}};
   // Upper curve subtracts e^{…}U: needs U from below (r_lo) and T from above.
-  Suffixes t = BuildSuffixes(m.mass, upper ? r.LoDouble() : r.HiDouble(), upper);
-  Suffixes u = BuildSuffixes(m.mass, upper ? r.LoDouble() : r.HiDouble(), !upper);
-  c.sfx.T = std::move(t.T);
-  c.sfx.U = std::move(u.U);
+  c.sfx = BuildSuffixes(m.mass, upper ? r.LoDouble() : r.HiDouble(), upper);
   return c;
 }
 
