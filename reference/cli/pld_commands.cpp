@@ -263,7 +263,7 @@ void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
                  "--solo 0): eps(delta) of one client over m coordinates and T rounds");
   struct Args {
     std::string clients, solo, E, eps_p, parameters = "1", rounds = "1", delta, shared_bits = "0",
-                relative_width = "0.01";
+                relative_width = "0.01", dropout = "0";
   };
   auto a = std::make_shared<Args>();
   app->add_option("--clients", a->clients, "number of clients n >= 1")->required();
@@ -278,6 +278,8 @@ void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
   app->add_option("--delta", a->delta, "delta in (0, 1)")->required();
   app->add_option("--shared-bits", a->shared_bits, "CorBinQ's d (for the realisable paired configuration; default 0)");
   app->add_option("--relative-width", a->relative_width, "target relative width of the PLD passes (default 0.01)");
+  app->add_option("--dropout", a->dropout, "P(a client is absent in a round), exact, in [0, 1) (default 0; then the "
+                                          "observer also sees who took part, the pairing and the solo set)");
   commands.push_back({app, [a]() {
     auto integer = [](const std::string& text, const std::string& flag, long lo, long hi) {
       const Rational v = ParseFlag(text, flag);
@@ -307,6 +309,8 @@ void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
       s.q_lo = ends.q_lo;
       s.q_hi = ends.q_hi;
     }
+    s.dropout = ParseFlag(a->dropout, "--dropout");
+    if (!(s.dropout >= 0 && s.dropout < 1)) throw InvalidArgument("--dropout", "must be in [0, 1), got " + a->dropout);
     const Rational delta = ParseFlag(a->delta, "--delta");
     if (!(delta > 0 && delta < 1)) throw InvalidArgument("--delta", "must be in (0, 1), got " + a->delta);
     pld::AccountOptions options;
@@ -317,17 +321,20 @@ void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
     const pld::CentralResult r = pld::CentralBinaryEpsilon(s, delta, options);
     json out;
     out["quantity"] = "epsilon(delta) of one client in the aggregate over m coordinates and T rounds, enclosed";
-    out["observer"] = "anyone who sees the aggregate (the global model); the server only under secure aggregation";
+    out["observer"] = s.dropout > 0 ? "anyone who sees the aggregate (the global model) and each round's schedule (who took "
+                                      "part, the pairing, the solo set); the server only under secure aggregation"
+                                    : "anyone who sees the aggregate (the global model); the server only under secure aggregation";
     out["adjacency"] = "replace one client's update by any other; worst case over every other client's input";
     out["parameters"] = {{"clients", s.clients}, {"solo", s.solo}, {"coordinates", s.coordinates}, {"rounds", s.rounds},
                          {"q_lo", ref::ToExactString(s.q_lo)}, {"q_hi", ref::ToExactString(s.q_hi)},
-                         {"shared_bits", s.shared_bits}};
+                         {"shared_bits", s.shared_bits}, {"dropout", ref::ToExactString(s.dropout)}};
     out["delta"] = a->delta;
     out["epsilon_lo"] = r.epsilon.lo ? ref::ToDecimalStringDown(*r.epsilon.lo, kPldDigits) : "inf";
     out["epsilon_hi"] = r.epsilon.hi ? ref::ToDecimalStringUp(*r.epsilon.hi, kPldDigits) : "inf";
     out["epsilon_hi_pld_envelope"] =
         r.upper.epsilon.hi ? ref::ToDecimalStringUp(*r.upper.epsilon.hi, kPldDigits) : "inf";
     out["epsilon_hi_rdp"] = r.rdp_upper ? ref::ToDecimalStringUp(r.rdp_upper->hi(), kPldDigits) : "inf";
+    if (s.dropout > 0) out["epsilon_hi_rdp_note"] = "not computed with dropout (the upper end is the PLD of the mixture)";
     out["infinite_loss_probability_per_coordinate_hi"] = ref::ToDecimalStringUp(r.infinite_mass_upper, 6);
     out["log"] = "natural";
     out["cpu_seconds"] = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;

@@ -299,4 +299,95 @@ PldPair SelfCompose(const PldPair& a, std::uint64_t times, const ComposeOptions&
   return out;
 }
 
+Pld IdentityPld(const Rational& step) {
+  ValidateStep(step);
+  Pld out;
+  out.step = step;
+  out.upper.mass = {1.0};
+  out.lower.mass = {1.0};
+  return out;
+}
+
+namespace {
+// w rounded to a double upward (up) or downward; w ∈ [0, 1].
+double WeightD(const Rational& w, bool up) {
+  const double d = w.convert_to<double>();
+  if (Rational(d) == w) return d;
+  const double out = up ? (Rational(d) > w ? d : std::nextafter(d, HUGE_VAL))
+                        : (Rational(d) < w ? d : std::nextafter(d, 0.0));
+  return std::max(0.0, out);
+}
+
+GridMeasure MixMeasures(const std::vector<double>& w, const std::vector<const GridMeasure*>& parts, bool up,
+                        const std::vector<double>& w_up) {
+  std::int64_t lo = 0, hi = 0;  // index range [lo, hi)
+  bool any = false;
+  for (const GridMeasure* m : parts) {
+    if (m->mass.empty()) continue;
+    const std::int64_t a = m->offset, b = m->offset + static_cast<std::int64_t>(m->mass.size());
+    lo = any ? std::min(lo, a) : a;
+    hi = any ? std::max(hi, b) : b;
+    any = true;
+  }
+  GridMeasure out;
+  out.offset = lo;
+  out.mass.assign(static_cast<std::size_t>(hi - lo), 0.0);
+  for (std::size_t j = 0; j < parts.size(); ++j) {
+    const GridMeasure& m = *parts[j];
+    for (std::size_t i = 0; i < m.mass.size(); ++i)
+      out.mass[static_cast<std::size_t>(m.offset - lo) + i] += w[j] * m.mass[i];
+    out.infinity += w[j] * m.infinity;
+    out.deficit += w_up[j] * m.deficit;
+  }
+  // Each entry is a sum of at most J products of non-negative doubles: relative error ≤ γ_{J+1}.
+  const double g = Gamma(static_cast<double>(parts.size() + 2));
+  auto fix = [&](double& v) { v = up ? std::nextafter(v * (1 + g), HUGE_VAL) : std::max(0.0, v * (1 - 2 * g)); };
+  for (double& v : out.mass) fix(v);
+  fix(out.infinity);
+  out.deficit = std::nextafter(out.deficit * (1 + g), HUGE_VAL);
+  return out;
+}
+}  // namespace
+
+Pld Mixture(const std::vector<Rational>& weights, const std::vector<Pld>& parts) {
+  if (weights.empty() || weights.size() != parts.size())
+    throw InvalidArgument("weights", "one weight per part, at least one part");
+  Rational total = 0;
+  for (const Rational& w : weights) {
+    if (w < 0) throw InvalidArgument("weights", "a weight is negative: " + EchoValue(w));
+    total += w;
+  }
+  if (total != 1) throw InvalidArgument("weights", "the weights sum to " + EchoValue(total) + ", not 1");
+  for (const Pld& p : parts)
+    if (p.step != parts.front().step) throw InvalidArgument("step", "mixed PLDs must share the grid step");
+  std::vector<double> w_up, w_lo;
+  std::vector<const GridMeasure*> ups, los;
+  for (std::size_t j = 0; j < parts.size(); ++j) {
+    w_up.push_back(WeightD(weights[j], true));
+    w_lo.push_back(WeightD(weights[j], false));
+    ups.push_back(&parts[j].upper);
+    los.push_back(&parts[j].lower);
+  }
+  Pld out;
+  out.step = parts.front().step;
+  out.upper = MixMeasures(w_up, ups, true, w_up);
+  out.lower = MixMeasures(w_lo, los, false, w_up);
+  out.upper.deficit = 0;  // deficits belong to lower measures only
+  return out;
+}
+
+PldPair Mixture(const std::vector<Rational>& weights, const std::vector<PldPair>& parts) {
+  std::vector<Pld> forward, backward;
+  bool any_backward = false;
+  for (const PldPair& p : parts) {
+    forward.push_back(p.forward);
+    backward.push_back(p.backward ? *p.backward : p.forward);
+    any_backward = any_backward || p.backward.has_value();
+  }
+  PldPair out;
+  out.forward = Mixture(weights, forward);
+  if (any_backward) out.backward = Mixture(weights, backward);
+  return out;
+}
+
 }  // namespace dpfl::ref::pld

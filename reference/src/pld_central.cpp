@@ -5,6 +5,7 @@
 #include <set>
 
 #include "dpfl/ref/accountant.hpp"
+#include "pld_central_dropout.hpp"
 #include "dpfl/validate.hpp"
 
 namespace dpfl::ref::pld {
@@ -22,12 +23,20 @@ void ValidatePair(const PmfPair& pair) {
   if (sp != 1 || sq != 1) throw InvalidArgument("pairs", "a pmf does not sum to 1");
 }
 
-std::vector<Rational> Convolve(const std::vector<Rational>& a, const std::vector<Rational>& b) {
+}  // namespace
+
+std::vector<Rational> detail::ConvolvePmfs(const std::vector<Rational>& a, const std::vector<Rational>& b) {
   std::vector<Rational> c(a.size() + b.size() - 1, Rational(0));
   for (std::size_t i = 0; i < a.size(); ++i)
     if (a[i] != 0)
       for (std::size_t j = 0; j < b.size(); ++j) c[i + j] += a[i] * b[j];
   return c;
+}
+
+namespace {
+
+std::vector<Rational> Convolve(const std::vector<Rational>& a, const std::vector<Rational>& b) {
+  return detail::ConvolvePmfs(a, b);
 }
 
 // One pair's curve, swept over ascending x: δ(x) = inf + Σ_{r_i > x} (p_i − x q_i).
@@ -138,6 +147,7 @@ void ValidateSetting(const CentralBinarySetting& s) {
   if ((s.clients - s.solo) % 2 != 0)
     throw InvalidArgument("solo", "clients - solo must be even (pairs have two members), got " +
                                       std::to_string(s.clients - s.solo));
+  if (!(s.dropout >= 0 && s.dropout < 1)) throw InvalidArgument("dropout", "must be in [0, 1), got " + EchoValue(s.dropout));
   if (s.shared_bits < 0 || s.shared_bits > 64)
     throw InvalidArgument("shared_bits", "must be in [0, 64], got " + std::to_string(s.shared_bits));
 }
@@ -154,13 +164,14 @@ QuantizedEnds EndsForEpsilon(const Rational& eps) {
   return out;
 }
 
-std::vector<PmfPair> CentralCandidatePairs(const CentralBinarySetting& s) {
-  ValidateSetting(s);
-  const long paired = s.clients - s.solo;
-  std::vector<std::vector<Rational>> bin_hi, bin_lo;  // Bin(k, q_hi), Bin(k, q_lo), k = 0 … s
-  for (long k = 0; k <= s.solo; ++k) {
-    bin_hi.push_back(k == 0 ? std::vector<Rational>{1} : Convolve(bin_hi.back(), {Rational(1 - s.q_hi), s.q_hi}));
-    bin_lo.push_back(k == 0 ? std::vector<Rational>{1} : Convolve(bin_lo.back(), {Rational(1 - s.q_lo), s.q_lo}));
+std::vector<PmfPair> TargetCandidatePairs(bool target_solo, long other_solo, const Rational& q_lo, const Rational& q_hi) {
+  if (other_solo < 0 || other_solo > kCentralMaxSolo)
+    throw InvalidArgument("solo", "must be in [0, " + std::to_string(kCentralMaxSolo) + "], got " +
+                                      std::to_string(other_solo));
+  std::vector<std::vector<Rational>> bin_hi, bin_lo;  // Bin(k, q_hi), Bin(k, q_lo), k = 0 … other_solo
+  for (long k = 0; k <= other_solo; ++k) {
+    bin_hi.push_back(k == 0 ? std::vector<Rational>{1} : Convolve(bin_hi.back(), {Rational(1 - q_hi), q_hi}));
+    bin_lo.push_back(k == 0 ? std::vector<Rational>{1} : Convolve(bin_lo.back(), {Rational(1 - q_lo), q_lo}));
   }
   std::vector<PmfPair> pairs;
   auto add_both = [&](std::vector<Rational> p, std::vector<Rational> q) {
@@ -170,19 +181,26 @@ std::vector<PmfPair> CentralCandidatePairs(const CentralBinarySetting& s) {
     pairs.push_back({p, q});
     pairs.push_back({q, p});
   };
-  if (s.solo >= 1) {  // target solo: Bern(q_hi) + R_a vs Bern(q_lo) + R_a, R_a over the s − 1 others
-    for (long a = 0; a <= s.solo - 1; ++a) {
-      const std::vector<Rational> R = Convolve(bin_hi[a], bin_lo[s.solo - 1 - a]);
-      add_both(Convolve({Rational(1 - s.q_hi), s.q_hi}, R), Convolve({Rational(1 - s.q_lo), s.q_lo}, R));
-    }
-  }
-  if (paired >= 2) {  // target paired: 1 + R'_a vs R'_a, R'_a over all s solo clients
-    for (long a = 0; a <= s.solo; ++a) {
-      const std::vector<Rational> R = Convolve(bin_hi[a], bin_lo[s.solo - a]);
+  for (long a = 0; a <= other_solo; ++a) {
+    const std::vector<Rational> R = Convolve(bin_hi[a], bin_lo[other_solo - a]);
+    if (target_solo) {  // Bern(q_hi) + R_a vs Bern(q_lo) + R_a
+      add_both(Convolve({Rational(1 - q_hi), q_hi}, R), Convolve({Rational(1 - q_lo), q_lo}, R));
+    } else {  // 1 + R'_a vs R'_a
       std::vector<Rational> shifted(R.size() + 1, Rational(0));
       std::copy(R.begin(), R.end(), shifted.begin() + 1);
       add_both(shifted, R);
     }
+  }
+  return pairs;
+}
+
+std::vector<PmfPair> CentralCandidatePairs(const CentralBinarySetting& s) {
+  ValidateSetting(s);
+  std::vector<PmfPair> pairs;
+  if (s.solo >= 1) pairs = TargetCandidatePairs(true, s.solo - 1, s.q_lo, s.q_hi);
+  if (s.clients - s.solo >= 2) {
+    std::vector<PmfPair> paired = TargetCandidatePairs(false, s.solo, s.q_lo, s.q_hi);
+    pairs.insert(pairs.end(), paired.begin(), paired.end());
   }
   return pairs;
 }
@@ -242,6 +260,7 @@ CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Ra
   if (setting.coordinates < 1 || setting.rounds < 1) throw InvalidArgument("coordinates", "m and T must be >= 1");
   if (setting.coordinates > 1000000000ull / setting.rounds)
     throw InvalidArgument("coordinates", "m T must be at most 1e9 compositions");
+  if (setting.dropout > 0) return detail::CentralDropoutEpsilon(setting, delta, options, with_lower);
   const std::uint64_t k = setting.coordinates * setting.rounds;
   const std::vector<PmfPair> candidates = CentralCandidatePairs(setting);
   const PmfPair pair = DominatingEnvelope(candidates);

@@ -348,7 +348,8 @@ AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::
   for (int i = 1; i < o.max_passes && next.scale > 0; ++i) {
     const double w = o.relative_width.convert_to<double>();
     const double aim = 0.9 * std::max(w, next.width / 10);
-    Rational h = RoundStep(std::max(aim * next.scale / static_cast<double>(k), 1e-9));
+    const double roundings = static_cast<double>(o.step_compositions > 0 ? o.step_compositions : k);
+    Rational h = RoundStep(std::max(aim * next.scale / roundings, 1e-9));
     if (h >= step) h = step / 2;
     step = h;
     next = pass(step);

@@ -121,6 +121,19 @@ TEST(PldCli, TwoPmfFileAndBinomial) {
   EXPECT_EQ(b["epsilon_hi"], "inf");
 }
 
+// One solo client present with probability 1 − p: the observer sees randomized response or
+// nothing, so δ(ε) = (1 − p)(q_hi − e^ε q_lo) below ln E; with E = 3, p = 1/2, δ = 1/10:
+// e^ε = 3 − 4δ/(1 − p) = 2.2.
+TEST(PldCli, CentralWithDropoutIsTheMixtureWithNothing) {
+  const json j = Ok({"pld", "central", "--clients", "1", "--solo", "1", "--E", "3", "--delta", "0.1", "--dropout", "1/2"});
+  ExpectEncloses(j, "epsilon_lo", "epsilon_hi", std::log(2.2), 1e-12);
+  EXPECT_EQ(j["parameters"]["dropout"], "1/2");
+  EXPECT_NE(j["observer"].get<std::string>().find("schedule"), std::string::npos);
+  // Without dropout it is randomized response: e^ε = 3 − 4δ = 2.6.
+  const json k = Ok({"pld", "central", "--clients", "1", "--solo", "1", "--E", "3", "--delta", "0.1"});
+  ExpectEncloses(k, "epsilon_lo", "epsilon_hi", std::log(2.6), 1e-12);
+}
+
 class PldBadInput : public ::testing::TestWithParam<BadInput> {};
 TEST_P(PldBadInput, ExitsTwoWithOneLineNamingTheFlag) { dpfl::testing::ExpectRejected(DPFL_REF_BINARY, GetParam()); }
 
@@ -155,6 +168,10 @@ std::vector<BadInput> Cases() {
       {"cal_sigma_and_eps", WithFlag(ca, "--eps", "1"), "--"},
       {"cal_sigma_zero", WithFlag(ca, "--sigma", "0"), "sigma"},
       {"pld_without_subcommand", {"pld"}, "subcommand"},
+      {"central_dropout_one", {"pld", "central", "--clients", "2", "--solo", "2", "--E", "3", "--delta", "0.1", "--dropout", "1"},
+       "--dropout"},
+      {"central_dropout_negative",
+       {"pld", "central", "--clients", "2", "--solo", "2", "--E", "3", "--delta", "0.1", "--dropout", "-0.5"}, "--dropout"},
   };
 }
 INSTANTIATE_TEST_SUITE_P(AllPldCommands, PldBadInput, ::testing::ValuesIn(Cases()),

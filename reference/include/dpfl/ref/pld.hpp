@@ -124,6 +124,18 @@ Pld SelfCompose(const Pld& a, std::uint64_t times, const ComposeOptions& options
 PldPair Compose(const PldPair& a, const PldPair& b, const ComposeOptions& options = {});
 PldPair SelfCompose(const PldPair& a, std::uint64_t times, const ComposeOptions& options = {});
 
+// A public label J, drawn with P(J = j) = w_j independently of the data, then mechanism j: the
+// observer sees (J, Y_J). Its loss is that of part j on {J = j}, so its PLD is Σ_j w_j·PLD_j and
+// every δ(ε) — linear in the measure — is Σ_j w_j δ_j(ε). Weights are exact (≥ 0, summing to 1
+// exactly: "weights"); they are rounded up into the upper measure and down into the lower one,
+// and the sums carry the γ bound of non-negative terms. Parts must share the step ("step").
+// Deficits add with the weights rounded up (subtracting more keeps the lower side valid).
+Pld Mixture(const std::vector<Rational>& weights, const std::vector<Pld>& parts);
+// Forward and backward mixed separately (a symmetric part's forward stands for its backward).
+PldPair Mixture(const std::vector<Rational>& weights, const std::vector<PldPair>& parts);
+// The PLD of a mechanism that ignores the data (P = Q): one unit of mass at loss 0.
+Pld IdentityPld(const Rational& step);
+
 // ---- queries -------------------------------------------------------------------------------
 // ε(δ) = inf{ε ≥ 0 : δ(ε) ≤ δ}, enclosed: lo ≤ ε(δ) ≤ hi, both exact dyadic rationals; an empty
 // optional means +∞ (the upper measure's atom at +∞ already exceeds δ).

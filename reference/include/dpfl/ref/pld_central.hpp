@@ -57,10 +57,15 @@ struct CentralBinarySetting {
   std::uint64_t coordinates = 1;  // m
   std::uint64_t rounds = 1;       // T
   int shared_bits = 0;            // d of CorBinQ (0: unknown; only the lower bound uses it)
+  Rational dropout = 0;           // P(a client is absent in a round), in [0, 1); see "Dropout" below
 };
 
-// Every candidate pair above (both directions), before the envelope.
+// Every candidate pair above (both directions), before the envelope: the union of
+// TargetCandidatePairs(true, s − 1) (if s ≥ 1) and TargetCandidatePairs(false, s) (if n − s ≥ 2).
 std::vector<PmfPair> CentralCandidatePairs(const CentralBinarySetting& setting);
+// The candidates for one role of the target: solo (`target_solo`) or paired with a present
+// partner, next to `other_solo` solo clients (every other client in a pair).
+std::vector<PmfPair> TargetCandidatePairs(bool target_solo, long other_solo, const Rational& q_lo, const Rational& q_hi);
 
 // q_lo ≤ 1/(1 + e^ε) and q_hi ≥ e^ε/(1 + e^ε) as dyadic rationals with denominator 2^64 (rounded
 // outward from MPFI enclosures): a wider range is a less private mechanism (pld_central.hpp
@@ -102,9 +107,40 @@ struct CentralResult {
   std::vector<AccountResult> lower;  // one run per achievable pair
   Rational infinite_mass_upper;      // the envelope's per-coordinate P(loss = +∞)
 };
+// ---- Dropout (spec 000 §3.5; production/include/dpfl/protocol/assignment.hpp) ----------------
+// Each client is absent with probability p, independently, every round; a survivor whose partner
+// is absent runs LDPQ (solo); the solo set of AugCorBin-FL is drawn uniformly (round(γn) of n),
+// before dropout. The observer also sees who took part (the server divides by that number, E31),
+// so the round is a mixture with a public label, the pattern (pld.hpp Mixture):
+//  * target absent (weight p): nothing about it is released, loss 0;
+//  * target present and solo — assigned solo (s/n), or paired with an absent partner — or paired
+//    with a present partner; `other_solo` = how many other present clients are solo: assigned-solo
+//    survivors (each 1 − p) plus lone survivors of other pairs (each pair 2p(1 − p)).
+// Within a round every coordinate sees the same pattern, so the round's PLD is
+// Σ_pattern w · (m-fold composition of that pattern's per-coordinate pair), composed over T rounds.
+// Upper: the pattern's envelope of TargetCandidatePairs (the worst case over the other clients'
+// inputs for that pattern; a sup of a mixture is at most the mixture of sups). More solo clients
+// only add independent noise (post-processing), so a pattern may be replaced by one with fewer
+// solo clients: `other_solo` is rounded down to kDropoutSoloLevels to bound the exact work.
+// Lower: one input configuration fixed across rounds and patterns — every other client at the
+// centre of its range (q = 1/2: intact pairs of others then send exactly one "+" for d ≥ 1, lone
+// survivors and solo clients Bern(1/2)), the target at the two ends; paired with a present partner
+// it is the CentralAchievablePairs pair (when d allows it, otherwise loss 0 is used, which is
+// dominated by the truth); `other_solo` rounded up to the levels (beyond the last: loss 0).
+struct DropoutPattern {
+  bool present = false, solo = false;
+  long other_solo = 0;
+  Rational weight;  // exact; the weights of DropoutPatterns sum to 1
+};
+inline constexpr long kDropoutSoloLevels[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 24, 32, 48};
+// Every pattern with positive weight, exact (other_solo not rounded).
+std::vector<DropoutPattern> DropoutPatterns(const CentralBinarySetting& setting);
+
 // Orders for the RDP bound: dense near 1, where the optimum lies for many compositions.
 std::vector<Rational> CentralOrders();
-// ε(δ) of the aggregate over m coordinates and T rounds (m·T compositions).
+// ε(δ) of the aggregate over m coordinates and T rounds (m·T compositions); with dropout > 0 the
+// mixture above (then rdp_upper is empty and `infinite_mass_upper` is the per-coordinate P(+∞)
+// averaged over the patterns).
 // `with_lower` = false skips the realisable configurations (epsilon.lo is then 0): for planning.
 CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Rational& delta,
                                    const AccountOptions& options = {}, bool with_lower = true);

@@ -62,6 +62,10 @@ struct AccountOptions {
   ComposeOptions compose;
   double tail = 1e-18;
   mpfr_prec_t prec = 64;
+  // How many single-step roundings the composed PLD carries, for the step rule below (0: the
+  // number of compositions). Builders that compose inside (a mixture of m-fold compositions,
+  // composed T times) set m·T.
+  std::uint64_t step_compositions = 0;
 };
 struct AccountResult {
   EpsilonBounds epsilon;   // set by EpsilonOfComposition
