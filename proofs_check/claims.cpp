@@ -46,6 +46,7 @@ Verdict CompareVariants(const Search& as_printed, const Search& corrected, const
 Catalog FullCatalog() {
   Catalog c;
   AddSeed000Claims(c);
+  AddSeed000CentralClaims(c);
   AddSeed001Claims(c);
   AddSeed002Claims(c);
   AddSeed003Claims(c);

@@ -17,6 +17,13 @@ namespace {
 
 constexpr int kCentralDigits = 25;
 
+// The absence probability the protocol implements: a 64-bit uniform below ⌊p·2^64⌋
+// (protocol::DrawPresence), exactly.
+Rational ImplementedDropout(double p) {
+  const Rational two64 = ref::Pow2(64);
+  return Rational(ref::FloorInt(Rational(Exact(p) * two64))) / two64;
+}
+
 std::string EpsText(const std::optional<Rational>& e, bool upper) {
   if (!e) return "inf";
   return upper ? ref::ToDecimalStringUp(*e, kCentralDigits) : ref::ToDecimalStringDown(*e, kCentralDigits);
@@ -40,15 +47,13 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
   mc.kind = kind;
   mc.gamma = Num(cfg, "gamma");
   const std::uint32_t solo = binary_central ? protocol::SoloCount(n, fl::EffectiveGamma(mc)) : 0;
-  if (!binary_central || dropout > 0 || solo > ref::pld::kCentralMaxSolo) {
+  if (!binary_central || solo > ref::pld::kCentralMaxSolo) {
     g["composition"] = "-";
     g["epsilon_lo"] = nullptr;
     g["epsilon_hi"] = nullptr;
     g["delta"] = nullptr;
     g["applies"] = false;
     g["reason"] = !binary_central ? "not computed: dpfl models the aggregate's PLD for ldp-fl, augcorbin-fl and corbin-fl only"
-                  : dropout > 0   ? "not computed: the central PLD with dropout (a mixture over dropout patterns) is not "
-                                    "implemented yet"
                                   : "not computed: more than " + std::to_string(ref::pld::kCentralMaxSolo) +
                                         " solo clients (the exact Poisson-binomial envelope is limited to that)";
     return g;
@@ -61,13 +66,24 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
   s.coordinates = U64(cfg, "parameters");
   s.rounds = rounds;
   s.shared_bits = fl::UsesPairs(kind) ? Int(cfg, "d") : 0;
+  s.dropout = ImplementedDropout(dropout);
   const Rational delta = Exact(Num(cfg, "delta_u"));
   const ref::pld::CentralResult r = ref::pld::CentralBinaryEpsilon(s, delta);
-  g["composition"] = "over the m = " + std::to_string(s.coordinates) + " coordinates and T = " + std::to_string(rounds) +
-                     " rounds, every coordinate's pair one of the exact worst-case configurations of the other "
-                     "clients' inputs (implemented 64-bit probabilities at the clipping ends): upper end the smaller "
-                     "of the PLD of their dominating envelope and RDP with the worst configuration at each order; "
-                     "lower end the PLD of the worst single configuration an adversary can realise";
+  if (dropout > 0) {
+    g["observer"] = observer + "; it also sees each round's schedule (who took part, the pairing, the solo set)";
+    g["dropout_implemented"] = ref::ToExactString(s.dropout);
+    g["composition"] = "per round a mixture over the public dropout pattern (absent; solo or paired; how many other "
+                       "solo clients), each pattern's exact worst-case envelope composed over the m = " +
+                       std::to_string(s.coordinates) + " coordinates, then over T = " + std::to_string(rounds) +
+                       " rounds (implemented 64-bit probabilities at the clipping ends and for dropout); lower end "
+                       "the same mixture for every other client at the centre of its range";
+  } else {
+    g["composition"] = "over the m = " + std::to_string(s.coordinates) + " coordinates and T = " + std::to_string(rounds) +
+                       " rounds, every coordinate's pair one of the exact worst-case configurations of the other "
+                       "clients' inputs (implemented 64-bit probabilities at the clipping ends): upper end the smaller "
+                       "of the PLD of their dominating envelope and RDP with the worst configuration at each order; "
+                       "lower end the PLD of the worst single configuration an adversary can realise";
+  }
   g["epsilon_hi_pld_envelope"] = EpsText(r.upper.epsilon.hi, true);
   g["epsilon_hi_rdp"] = r.rdp_upper ? EpsText(r.rdp_upper->hi(), true) : "inf";
   g["epsilon_lo"] = EpsText(r.epsilon.lo, false);
@@ -75,7 +91,7 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
   g["delta"] = ref::ToDecimalStringUp(delta, kCentralDigits);
   g["applies"] = true;
   g["solo_clients"] = solo;
-  g["infinite_loss_probability_per_coordinate"] = ref::ToDecimalStringUp(r.infinite_mass_upper, 6);
+  g["infinite_loss_probability_per_coordinate"] = ref::ToDecimalStringUp(r.infinite_mass_upper, 6);  // averaged over patterns with dropout
   if (!r.epsilon.hi)
     g["reason"] = "no finite epsilon exists at this delta: in the worst case a client's coordinate has privacy loss "
                   "+inf with the probability above (paired clients whose partner's input makes the pair's sum "
@@ -93,10 +109,9 @@ TargetPlan PlanTargetEpsilon(const nlohmann::json& cfg, double target, bool cali
   if (!(target > 0 && std::isfinite(target))) throw InvalidArgument("--target-epsilon", "must be a finite number > 0");
   const fl::MechanismKind kind = fl::ParseMechanism(Str(cfg, "mechanism"));
   if (!(kind == fl::MechanismKind::kLdpFl || kind == fl::MechanismKind::kAugCorBinFl ||
-        kind == fl::MechanismKind::kCorBinFl) || Num(cfg, "dropout") > 0)
-    throw InvalidArgument("--target-epsilon", "supported for ldp-fl, augcorbin-fl and corbin-fl without dropout (the "
-                                              "mechanisms whose aggregate the PLD accountant models), not for " +
-                                                  Str(cfg, "mechanism") + (Num(cfg, "dropout") > 0 ? " with dropout" : ""));
+        kind == fl::MechanismKind::kCorBinFl))
+    throw InvalidArgument("--target-epsilon", "supported for ldp-fl, augcorbin-fl and corbin-fl (the mechanisms whose "
+                                              "aggregate the PLD accountant models), not for " + Str(cfg, "mechanism"));
   const auto n = static_cast<std::uint32_t>(U64(cfg, "clients", std::numeric_limits<std::uint32_t>::max()));
   fl::MechanismConfig mc;
   mc.kind = kind;
@@ -106,6 +121,7 @@ TargetPlan PlanTargetEpsilon(const nlohmann::json& cfg, double target, bool cali
   s.solo = protocol::SoloCount(n, fl::EffectiveGamma(mc));
   s.coordinates = U64(cfg, "parameters");
   s.shared_bits = fl::UsesPairs(kind) ? Int(cfg, "d") : 0;
+  s.dropout = ImplementedDropout(Num(cfg, "dropout"));
   const Rational delta = Exact(Num(cfg, "delta_u"));
   const Rational goal = Exact(target) * (1 - Rational(1, 1000000000));  // room for the implemented thresholds
   TargetPlan plan;

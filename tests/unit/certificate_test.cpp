@@ -159,6 +159,24 @@ TEST(CertificatePrivacy, GuaranteesScaleWithParametersAndRounds) {
   EXPECT_FALSE(none.at("guarantees")[0].at("applies").get<bool>());
 }
 
+// With dropout the tight central row is the mixture over the public dropout pattern
+// (pld_central.hpp "Dropout") at the implemented absence probability ⌊p·2^64⌋/2^64; for LDP-FL at
+// n = 4 it is finite and far below the basic composition of the local guarantee (m T ε_p = 2000).
+TEST(CertificatePrivacy, TightCentralRowWithDropoutIsTheMixture) {
+  const json privacy = certify::ComputePrivacy(Configuration("ldp-fl", 4, 0.25), Ranges(2));
+  const json* tight = FindNotion(privacy, "tight central");
+  ASSERT_NE(tight, nullptr) << privacy.dump();
+  EXPECT_TRUE(tight->at("applies").get<bool>()) << tight->dump();
+  EXPECT_EQ(tight->at("dropout_implemented"), "1/4");
+  EXPECT_NE(tight->at("observer").get<std::string>().find("schedule"), std::string::npos);
+  const double lo = std::stod(tight->at("epsilon_lo").get<std::string>());
+  const double hi = std::stod(tight->at("epsilon_hi").get<std::string>());
+  EXPECT_GT(lo, 0);
+  EXPECT_LE(lo, hi);
+  EXPECT_LT(hi, 2000.0);
+  EXPECT_LE(hi - lo, 0.02 * hi) << "the enclosure should be tight";
+}
+
 TEST(CertificateConfig, MappingAndTypedErrors) {
   json cfg = Configuration("corbin-fl", 4);
   const dpfl::fl::TrainConfig c = certify::TrainConfigFromJson(cfg);

@@ -1,0 +1,140 @@
+// Seed 000's central guarantee against the tight truth: Theorem 3 (AugCorBin-FL, (ε_u, δ)-UCDP)
+// next to the exact central PLD of the aggregate (reference/include/dpfl/ref/pld_central.hpp),
+// whose both ends are certified: the upper end over every configuration of the other clients'
+// inputs, the lower end from a configuration an adversary can realise.
+#include <string>
+
+#include "claims.hpp"
+#include "dpfl/ref/corbin_fl_privacy.hpp"
+#include "dpfl/ref/pld_central.hpp"
+
+namespace dpfl::proofs {
+namespace {
+
+using ref::Rational;
+namespace pld = ref::pld;
+
+std::string Dec(const Rational& x) { return ref::ToDecimalString(x, 6); }
+
+// ε_u(δ) of Theorem 3 at (E, n, γ, m, δ): its corrected precondition.
+ref::Precondition Thm3Precondition(const Rational& E, long n, long solo, long m, const Rational& delta) {
+  ref::Thm3Params p;
+  p.budget = ref::PrivacyBudget::FromE(E);
+  p.n = Rational(n);
+  p.gamma = Rational(solo, n);
+  p.m = Rational(m);
+  p.delta = delta;
+  p.r = Rational(1);
+  return ref::Theorem3Privacy(p).precondition_corrected;
+}
+
+pld::CentralBinarySetting Setting(const Rational& E, long solo, long pairs, int d) {
+  pld::CentralBinarySetting s;
+  s.clients = solo + 2 * pairs;
+  s.solo = solo;
+  s.q_lo = 1 / (1 + E);
+  s.q_hi = E / (1 + E);
+  s.shared_bits = d;
+  return s;
+}
+
+// The certified lower end of the central ε over one coordinate and one round: +∞ (empty) when a
+// realisable configuration's infinite loss already exceeds δ.
+std::optional<Rational> RealisableLower(const pld::CentralBinarySetting& s, const Rational& delta) {
+  std::optional<Rational> worst = Rational(0);
+  for (const pld::PldPair& pair : pld::CentralAchievablePairs(s, pld::GridOptions{Rational(1, 1024)})) {
+    const pld::EpsilonBounds e = pld::EpsilonForDelta(pair, delta);
+    if (!e.lo) return std::nullopt;
+    if (*e.lo > *worst) worst = e.lo;
+  }
+  return worst;
+}
+
+// Exp. 1 (spec 000 §5): n = 50, γ = 0.2 (10 solo clients), ε_p = 5, d = 5, δ = 1e-5, m = ResNet-18's
+// 11 173 962 parameters. E = 148 < e^5 (ε_p = ln 148 ≈ 4.997) keeps the pmfs rational.
+Verdict CheckThm3AtExp1(const CheckOptions&) {
+  const Rational E(148), delta(1, 100000);
+  const pld::CentralBinarySetting s = Setting(E, 10, 20, 5);
+  const std::optional<Rational> lower = RealisableLower(s, delta);  // one coordinate, one round
+  const ref::Precondition pre = Thm3Precondition(E, 50, 10, 11173962, delta);
+  Verdict v;
+  v.instances_checked = 1;
+  const std::string pre_text = "Thm 3's corrected precondition " + std::string(pre.holds ? "holds" : "fails") + " (" +
+                               ref::ToDecimalString(pre.lhs.Mid(), 4) + " vs " + ref::ToDecimalString(pre.rhs.Mid(), 4) + ")";
+  if (!lower) {
+    if (pre.holds) {
+      v.status = Status::kFail;
+      v.counterexample = "E=148 n=50 γ=1/5 d=5 δ=1e-5: " + pre_text + ", but no finite central ε exists";
+    }
+    v.note = pre_text + "; the exact aggregate has no finite central ε at all: a realisable configuration (paired "
+             "target, partner at the centre, the 10 solo clients at q_hi) has privacy loss +∞ with probability > δ "
+             "already for one coordinate and one round (more coordinates cannot help), so the precondition "
+             "rightly withholds a guarantee";
+    return v;
+  }
+  v.status = Status::kPassLoose;
+  v.note = pre_text + "; the exact aggregate's certified lower end is finite (" + Dec(*lower) + ") for one coordinate";
+  return v;
+}
+
+// How many solo clients does a finite central ε need, against how many Theorem 3 asks for? One
+// pair plus s solo clients, one coordinate, one round, E = 2719/1000 (ε_p ≈ 1), d = 5.
+Verdict CheckThm3PreconditionVsTruth(const CheckOptions& o) {
+  const Rational E(2719, 1000);
+  const Rational delta = o.quick ? Rational(1, 1000) : Rational(1, 1000000);
+  Verdict v;
+  // s_lo: the largest s at which a realisable configuration has no finite ε (searched upward).
+  long s_lo = 0;
+  while (s_lo < pld::kCentralMaxSolo && !RealisableLower(Setting(E, s_lo + 1, 1, 5), delta)) ++s_lo;
+  ++v.instances_checked;
+  // s_hi: the smallest s > s_lo at which the envelope's upper end is finite.
+  long s_hi = s_lo + 1;
+  std::optional<Rational> hi;
+  for (; s_hi <= std::min<long>(s_lo + 8, pld::kCentralMaxSolo); ++s_hi) {
+    pld::AccountOptions opt;
+    opt.relative_width = Rational(1, 10);
+    hi = pld::CentralBinaryEpsilon(Setting(E, s_hi, 1, 5), delta, opt, false).epsilon.hi;
+    ++v.instances_checked;
+    if (hi) break;
+  }
+  // Theorem 3 at s_lo solo clients (n = s_lo + 2), where the truth is certified infinite.
+  const ref::Precondition at_lo = Thm3Precondition(E, s_lo + 2, s_lo, 1, delta);
+  // The N_b = nγ − 1 its precondition needs: N_b·(1/4)(1 − α⁻²) ≥ rhs, read from the enclosure at s_lo.
+  const ref::Interval coefficient = at_lo.lhs / Rational(s_lo - 1);
+  const Rational needed = ref::FloorInt(Rational(at_lo.rhs.hi() / coefficient.lo())) + 1;
+  const std::string where = "E=2719/1000 d=5 δ=" + Dec(delta) + ", one pair plus s solo clients, m = T = 1";
+  if (at_lo.holds) {
+    v.status = Status::kFail;
+    v.counterexample = where + ": Thm 3's precondition holds at s = " + std::to_string(s_lo) +
+                       " solo clients, where a realisable configuration has no finite central ε";
+    return v;
+  }
+  if (!hi) {
+    v.status = Status::kInconclusive;
+    v.note = where + ": no finite upper end found up to s = " + std::to_string(s_hi - 1);
+    return v;
+  }
+  v.status = Status::kPassLoose;
+  v.note = where + ": a finite central ε needs more than " + std::to_string(s_lo) +
+           " solo clients (certified +∞ at s = " + std::to_string(s_lo) + " by a realisable configuration) and " +
+           std::to_string(s_hi) + " suffice (ε ≤ " + Dec(*hi) + "); Thm 3's corrected precondition asks for N_b = nγ − 1 ≥ " +
+           ref::ToDecimalString(needed, 6) + " solo clients — about " +
+           ref::ToDecimalString(Rational(needed / Rational(s_hi)), 3) + "× the truth's threshold";
+  return v;
+}
+
+}  // namespace
+
+void AddSeed000CentralClaims(Catalog& c) {
+  const std::string seed = "000";
+  c.push_back({"000/Thm3/exp1-vs-tight-central", seed,
+               "[dpfl] at Exp. 1's settings Theorem 3 gives no guarantee and the exact aggregate has no finite "
+               "central ε either (a precondition that held there would assert a false guarantee)",
+               "spec 000 §4.4, §5 Exp. 1; docs/accounting.md (seeds' settings)", {}, Status::kPass, CheckThm3AtExp1});
+  c.push_back({"000/Thm3/precondition-vs-tight-central", seed,
+               "[dpfl] Theorem 3's precondition never holds where the exact aggregate has no finite central ε; how "
+               "many solo clients it asks for against how many a finite ε needs",
+               "spec 000 §4.4, §7 R10; pld_central.hpp", {}, Status::kPassLoose, CheckThm3PreconditionVsTruth});
+}
+
+}  // namespace dpfl::proofs
