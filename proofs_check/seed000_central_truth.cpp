@@ -2,6 +2,7 @@
 // next to the exact central PLD of the aggregate (reference/include/dpfl/ref/pld_central.hpp),
 // whose both ends are certified: the upper end over every configuration of the other clients'
 // inputs, the lower end from a configuration an adversary can realise.
+#include <optional>
 #include <string>
 
 #include "claims.hpp"
@@ -123,6 +124,85 @@ Verdict CheckThm3PreconditionVsTruth(const CheckOptions& o) {
   return v;
 }
 
+// Theorem 4 (CorBin-FL with dropout p, lone survivors run LDPQ): the smallest even n at which its
+// corrected form applies (Theorem4 defined and its precondition true), its ε_u there, and the
+// exact central PLD of the aggregate at that n (pld_central.hpp "Dropout": an observer who also
+// sees the schedule, so a valid upper end for Theorem 4's observer too). E = 2719/1000, p = 1/2,
+// δ = 1e-5, δ1 = δ/2, d = 5, T = 1, m = 1 (quick) or 1000. Expected INCONCLUSIVE: Theorem 4 needs
+// n ≈ 8·10^5, where a round has ~2·10^5 lone survivors, and the exact envelope counts at most
+// kDropoutExactSolo = 48 of them (more noise is dropped, which only over-states ε), so the upper
+// end is far above the truth; the check would turn PASS_LOOSE if the upper end fell below ε_u.
+Verdict CheckThm4VsTruth(const CheckOptions& o) {
+  const Rational E(2719, 1000), p(1, 2), delta(1, 100000);
+  const long m = o.quick ? 1 : 1000;
+  auto theorem4 = [&](long n) -> std::optional<ref::Thm4Result> {
+    ref::Thm4Params t;
+    t.budget = ref::PrivacyBudget::FromE(E);
+    t.p = p;
+    t.n = Rational(n);
+    t.delta = delta;
+    t.delta1 = delta / 2;
+    t.r = Rational(1);
+    t.m = Rational(m);
+    try {
+      return ref::Theorem4(t);
+    } catch (const InvalidArgument&) {
+      return std::nullopt;  // n too small for γn > 1 or θ > 0
+    }
+  };
+  auto applies = [&](long n) {
+    const std::optional<ref::Thm4Result> r = theorem4(n);
+    return r && r->corrected.precondition.holds;
+  };
+  Verdict v;
+  long hi = 2;
+  while (!applies(hi)) {
+    ++v.instances_checked;
+    if (hi > (1L << 40)) {
+      v.status = Status::kInconclusive;
+      v.note = "Theorem 4 does not apply for any n up to 2^41";
+      return v;
+    }
+    hi *= 2;
+  }
+  long lo = hi / 2;  // !applies(lo) (or lo = 1); applies(hi)
+  while (hi - lo > 2) {
+    const long mid = (lo + hi) / 2 / 2 * 2;
+    ++v.instances_checked;
+    (applies(mid) ? hi : lo) = mid;
+  }
+  const ref::Thm4Result thm = *theorem4(hi);
+  pld::CentralBinarySetting s = Setting(E, 0, hi / 2, 5);
+  s.coordinates = static_cast<std::uint64_t>(m);
+  s.dropout = p;
+  pld::AccountOptions opt;
+  opt.relative_width = Rational(1, 20);
+  const pld::CentralResult truth = pld::CentralBinaryEpsilon(s, delta, opt, false);
+  ++v.instances_checked;
+  const std::string where = "E=2719/1000 p=1/2 δ=1e-5 δ1=δ/2 d=5 T=1 m=" + std::to_string(m) +
+                            ": Theorem 4 (corrected) applies from n = " + std::to_string(hi) +
+                            " (the smallest even n, found by doubling and bisection; not at " + std::to_string(lo) +
+                            "), where ε_u = " + ref::ToDecimalString(thm.corrected.eps_u.Mid(), 6);
+  if (!truth.epsilon.hi) {
+    v.status = Status::kInconclusive;
+    v.note = where + "; the exact central upper end is +∞ with the other solo clients capped at " +
+             std::to_string(pld::kDropoutExactSolo) + ", so no comparison";
+    return v;
+  }
+  const Rational upper = *truth.epsilon.hi;
+  if (thm.corrected.eps_u.lo() > upper) {
+    v.status = Status::kPassLoose;
+    v.note = where + "; the exact aggregate's central ε there is at most " + Dec(upper) +
+             " (PLD of the dropout mixture, other solo clients capped at " + std::to_string(pld::kDropoutExactSolo) +
+             ", which only over-states it): Theorem 4 is at least " +
+             ref::ToDecimalString(Rational(thm.corrected.eps_u.lo() / upper), 4) + "× the truth";
+    return v;
+  }
+  v.status = Status::kInconclusive;
+  v.note = where + "; the exact upper end " + Dec(upper) + " is not below it (no lower end is computed at this n)";
+  return v;
+}
+
 }  // namespace
 
 void AddSeed000CentralClaims(Catalog& c) {
@@ -135,6 +215,10 @@ void AddSeed000CentralClaims(Catalog& c) {
                "[dpfl] Theorem 3's precondition never holds where the exact aggregate has no finite central ε; how "
                "many solo clients it asks for against how many a finite ε needs",
                "spec 000 §4.4, §7 R10; pld_central.hpp", {}, Status::kPassLoose, CheckThm3PreconditionVsTruth});
+  c.push_back({"000/Thm4/vs-tight-central", seed,
+               "[dpfl] the n from which Theorem 4 (dropout) says something, and its ε_u there against the exact "
+               "central PLD of the aggregate",
+               "spec 000 §4.5, §7 R11; pld_central.hpp (Dropout)", {}, Status::kInconclusive, CheckThm4VsTruth});
 }
 
 }  // namespace dpfl::proofs

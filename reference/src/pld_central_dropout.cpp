@@ -1,6 +1,7 @@
 // dpfl::ref::pld — the central view of the binary mechanisms with dropout (pld_central.hpp
 // "Dropout" for the argument): a mixture over the round's public pattern, composed over T rounds.
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -11,24 +12,31 @@
 namespace dpfl::ref::pld {
 namespace {
 
-// Bin(k, r) exactly, by the closed form C(k, i) r^i (1 − r)^{k−i}.
-std::vector<Rational> Binomial(long k, const Rational& r) {
-  std::vector<Rational> out(static_cast<std::size_t>(k + 1));
-  std::vector<Rational> pow_r{Rational(1)}, pow_s{Rational(1)};
-  for (long i = 1; i <= k; ++i) {
-    pow_r.push_back(pow_r.back() * r);
-    pow_s.push_back(pow_s.back() * (1 - r));
+// P(Bin(k, r) = i) for i = 0 … min(k, limit), exactly, by the ratio recurrence from (1 − r)^k: a
+// few big-number products however large k is.
+std::vector<Rational> LowBinomial(long k, const Rational& r, long limit) {
+  std::vector<Rational> out;
+  if (r == 1) {  // only i = k has mass
+    for (long i = 0; i <= std::min(k, limit); ++i) out.push_back(Rational(i == k ? 1 : 0));
+    return out;
   }
-  Int c = 1;
-  for (long i = 0; i <= k; ++i) {
-    out[static_cast<std::size_t>(i)] = Rational(c) * pow_r[static_cast<std::size_t>(i)] * pow_s[static_cast<std::size_t>(k - i)];
-    c = c * (k - i) / (i + 1);
-  }
+  const Rational one_minus = 1 - r;
+  Rational first = 1, base = one_minus;  // (1 − r)^k by squaring
+  for (long e = k; e > 0; e >>= 1, base *= base)
+    if (e & 1) first *= base;
+  out.push_back(first);
+  const Rational ratio = r / one_minus;
+  for (long i = 0; i < std::min(k, limit); ++i)
+    out.push_back(out.back() * Rational(k - i, i + 1) * ratio);
   return out;
 }
 
+// Binomial(k, 1/2) in full, for the lower end's noise (k ≤ kDropoutExactSolo).
+std::vector<Rational> Binomial(long k, const Rational& r) { return LowBinomial(k, r, k); }
+
 // Levels for `other_solo`: the largest level ≤ s (upper) or the smallest level ≥ s (lower; -1
 // beyond the last level, meaning "use loss 0").
+static_assert(kDropoutSoloLevels[std::size(kDropoutSoloLevels) - 1] == kDropoutExactSolo);
 long LevelDown(long s) {
   long out = 0;
   for (long l : kDropoutSoloLevels)
@@ -65,17 +73,28 @@ std::vector<DropoutPattern> DropoutPatterns(const CentralBinarySetting& s) {
   if (!(s.dropout >= 0 && s.dropout < 1)) throw InvalidArgument("dropout", "must be in [0, 1), got " + EchoValue(s.dropout));
   const Rational p = s.dropout, stay = 1 - s.dropout, lone = 2 * s.dropout * (1 - s.dropout);
   const long pairs = (s.clients - s.solo) / 2;
+  constexpr long kLimit = kDropoutExactSolo;
   std::vector<DropoutPattern> out;
-  if (p > 0) out.push_back({false, false, 0, p});
-  auto add = [&](bool solo, const Rational& w, const std::vector<Rational>& law) {
+  if (p > 0) out.push_back({false, false, 0, false, p});
+  // law = P(other_solo = i) for i ≤ kLimit (exact); the rest of w goes to one "or more" pattern.
+  auto add = [&](bool solo, const Rational& w, std::vector<Rational> law) {
+    if (law.size() > static_cast<std::size_t>(kLimit + 1)) law.resize(static_cast<std::size_t>(kLimit + 1));
+    Rational rest = w;
     for (std::size_t i = 0; i < law.size(); ++i)
-      if (w * law[i] > 0) out.push_back({true, solo, static_cast<long>(i), Rational(w * law[i])});
+      if (w * law[i] > 0) {
+        out.push_back({true, solo, static_cast<long>(i), false, Rational(w * law[i])});
+        rest -= out.back().weight;
+      }
+    if (rest > 0) out.push_back({true, solo, kLimit + 1, true, rest});
+  };
+  auto law_of = [&](long solo_others, long pair_others) {  // the low part of Bin(·, stay) ∗ Bin(·, lone)
+    return ConvolvePmfs(LowBinomial(solo_others, stay, kLimit), LowBinomial(pair_others, lone, kLimit));
   };
   const Rational n = s.clients;
   if (s.solo >= 1)  // assigned solo: the other s − 1 solo clients stay, every pair may leave one
-    add(true, Rational(stay * s.solo / n), ConvolvePmfs(Binomial(s.solo - 1, stay), Binomial(pairs, lone)));
+    add(true, Rational(stay * s.solo / n), law_of(s.solo - 1, pairs));
   if (pairs >= 1) {  // paired: its partner stays (paired) or not (solo)
-    const std::vector<Rational> law = ConvolvePmfs(Binomial(s.solo, stay), Binomial(pairs - 1, lone));
+    const std::vector<Rational> law = law_of(s.solo, pairs - 1);
     const Rational w = stay * (n - s.solo) / n;
     add(true, Rational(w * p), law);
     add(false, Rational(w * stay), law);
@@ -91,13 +110,17 @@ CentralResult CentralDropoutEpsilon(const CentralBinarySetting& s, const Rationa
   const std::uint64_t m = s.coordinates;
   Rational absent = 0;
   std::map<Group, Rational> upper_groups, lower_groups;
+  // Patterns of weight below 2^-128 are not worth an envelope: the upper end moves them to the worst
+  // pattern (paired, no other solo client: a shift of one, loss +∞), the lower end to loss 0.
+  const Rational negligible = Pow2(-128);
   for (const DropoutPattern& pt : patterns) {
     if (!pt.present) {
       absent += pt.weight;
       continue;
     }
-    upper_groups[{pt.solo, LevelDown(pt.other_solo)}] += pt.weight;
-    lower_groups[{pt.solo, LevelUp(pt.other_solo)}] += pt.weight;  // −1: loss 0
+    const bool tiny = pt.weight < negligible;
+    upper_groups[tiny ? Group{false, 0} : Group{pt.solo, LevelDown(pt.other_solo)}] += pt.weight;
+    lower_groups[tiny ? Group{true, -1} : Group{pt.solo, LevelUp(pt.other_solo)}] += pt.weight;  // −1: loss 0
   }
   CentralResult out;
   // Upper: the envelope per group, exact, built once.

@@ -136,6 +136,31 @@ TEST(PldCentralDropout, PatternLawMatchesEnumerationOfEverySchedule) {
   }
 }
 
+// Large n: the law is exact up to kDropoutExactSolo other solo clients and lumped beyond; at
+// n = 200 000, p = 1/2 (CorBin-FL), P(present, paired, partner present, no lone survivor among the
+// other 99 999 pairs) = (1/2)(1/2)(1/2)^99999 exactly.
+TEST(PldCentralDropout, PatternLawAtLargeNIsExactAtTheLowEndAndSumsToOne) {
+  pld::CentralBinarySetting st;
+  st.clients = 200000;
+  st.solo = 0;
+  st.dropout = R("1/2");
+  const std::vector<pld::DropoutPattern> law = pld::DropoutPatterns(st);
+  Rational total = 0;
+  int lumped = 0;
+  for (const pld::DropoutPattern& pt : law) {
+    total += pt.weight;
+    lumped += pt.or_more;
+    EXPECT_LE(pt.other_solo, pld::kDropoutExactSolo + 1);
+    if (pt.present && !pt.solo && pt.other_solo == 0) {
+      EXPECT_FALSE(pt.or_more);
+      EXPECT_EQ(pt.weight, R("1/4") * dpfl::ref::Pow2(-99999));
+    }
+  }
+  EXPECT_EQ(total, 1);
+  EXPECT_EQ(lumped, 2);  // one "or more" pattern per role
+  EXPECT_LE(law.size(), static_cast<std::size_t>(2 * (pld::kDropoutExactSolo + 2) + 1));
+}
+
 // Brute force over the other clients' inputs for CorBin-FL (n = 4, d = 2) with dropout and
 // LDP-FL (n = 3) with dropout: the observer sees the schedule (matching with roles, presence) and
 // the per-coordinate "+" counts of m = 2 coordinates, which share the round's schedule.

@@ -121,19 +121,24 @@ struct CentralResult {
 // Upper: the pattern's envelope of TargetCandidatePairs (the worst case over the other clients'
 // inputs for that pattern; a sup of a mixture is at most the mixture of sups). More solo clients
 // only add independent noise (post-processing), so a pattern may be replaced by one with fewer
-// solo clients: `other_solo` is rounded down to kDropoutSoloLevels to bound the exact work.
+// solo clients: `other_solo` is rounded down to kDropoutSoloLevels to bound the exact work, and a
+// pattern of weight below 2^-128 is moved to the worst one (paired, no other solo client).
 // Lower: one input configuration fixed across rounds and patterns — every other client at the
 // centre of its range (q = 1/2: intact pairs of others then send exactly one "+" for d ≥ 1, lone
 // survivors and solo clients Bern(1/2)), the target at the two ends; paired with a present partner
 // it is the CentralAchievablePairs pair (when d allows it, otherwise loss 0 is used, which is
-// dominated by the truth); `other_solo` rounded up to the levels (beyond the last: loss 0).
+// dominated by the truth); `other_solo` rounded up to the levels (beyond the last, or weight below
+// 2^-128: loss 0).
 struct DropoutPattern {
   bool present = false, solo = false;
   long other_solo = 0;
-  Rational weight;  // exact; the weights of DropoutPatterns sum to 1
+  bool or_more = false;  // other_solo = kDropoutExactSolo + 1 stands for "more than kDropoutExactSolo"
+  Rational weight;       // exact; the weights of DropoutPatterns sum to 1
 };
 inline constexpr long kDropoutSoloLevels[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 24, 32, 48};
-// Every pattern with positive weight, exact (other_solo not rounded).
+inline constexpr long kDropoutExactSolo = 48;  // the last level: larger counts are never needed exactly
+// Every pattern with positive weight, exact; other_solo beyond kDropoutExactSolo is one lumped
+// pattern per role (its weight is the exact remainder), so any n costs a few big-number products.
 std::vector<DropoutPattern> DropoutPatterns(const CentralBinarySetting& setting);
 
 // Orders for the RDP bound: dense near 1, where the optimum lies for many compositions.
