@@ -1,4 +1,4 @@
-// dpfl-ref pld {gaussian, laplace, randomized-response, binomial, pmf}: ε(δ) or δ(ε) of a
+// dpfl-ref pld {gaussian, laplace, randomized-response, binomial, pmf, quantized-gaussian}: ε(δ) or δ(ε) of a
 // (possibly Poisson-subsampled) mechanism composed K times, from its privacy loss distribution,
 // printed as an outward-rounded enclosure; pld central: the aggregate of seed 000's binary
 // mechanisms (pld_central.hpp) (reference/include/dpfl/ref/pld*.hpp; docs/accounting.md).
@@ -257,6 +257,50 @@ void RegisterPmf(CLI::App* group, std::vector<Command>& commands) {
   }});
 }
 
+// Seed 003's quantized Gaussian: the spec's worst-case pair (E10, not proven) as the enclosure,
+// and the unquantized Gaussian with Δ = C (proven, post-processing) as a second upper end.
+void RegisterQuantizedGaussian(CLI::App* group, std::vector<Command>& commands) {
+  auto* app = group->add_subcommand("quantized-gaussian", "seed 003: Q(x + N(0, sigma^2); k levels on [-C, C]) at "
+                                                          "x = C/2 vs x = -C/2, pmfs enclosed (Lemma 2)");
+  struct Args : PldArgs { std::string sigma, levels, clip = "1"; };
+  auto a = std::make_shared<Args>();
+  app->add_option("--sigma", a->sigma, "noise standard deviation > 0")->required();
+  app->add_option("--levels", a->levels, "k >= 2 quantization levels")->required();
+  app->add_option("--clip", a->clip, "C_q > 0 (default 1): inputs in [-C/2, C/2], levels on [-C, C]");
+  a->Register(app, false);
+  commands.push_back({app, [a]() {
+    if (!a->sampling_rate.empty())
+      throw InvalidArgument("--sampling-rate", "not supported for quantized-gaussian (replace-one adjacency)");
+    ref::QuantizedGaussianParams q;
+    q.sigma = ParseFlag(a->sigma, "sigma");
+    const Rational k = ParseFlag(a->levels, "levels");
+    if (!ref::IsInteger(k) || k < 2 || k > Rational(1L << 24))
+      throw InvalidArgument("levels", "must be an integer in [2, 2^24], got " + a->levels);
+    q.levels = boost::multiprecision::numerator(k).convert_to<long>();
+    q.clip = ParseFlag(a->clip, "clip");
+    ref::ValidateQuantizedGaussian(q);
+    json params = {{"sigma", a->sigma}, {"levels", q.levels}, {"clip", a->clip}};
+    json out = RunPld("quantized-gaussian", params, ref::kQuantizedGaussianAdjacency, *a,
+                      [&](const pld::GridOptions& g) { return pld::QuantizedGaussianPld(q, g); });
+    out["worst_case"] = "the pair x = C/2, x' = -C/2 (spec 003 §4.2, E10: asserted, verified numerically for Renyi "
+                        "divergences, not proven): a lower bound on the worst case over inputs; "
+                        "epsilon_hi_unquantized_gaussian / delta_hi_unquantized_gaussian (N(0, sigma^2) vs "
+                        "N(C, sigma^2), post-processing) is a proven upper bound";
+    pld::AccountOptions options;
+    options.relative_width = ParseFlag(a->relative_width, "--relative-width");
+    const std::uint64_t compositions = ParseCompositions(a->compositions);
+    auto gauss = [&](const pld::GridOptions& g) { return pld::GaussianPld(q.sigma, q.clip, g); };
+    if (!a->delta.empty()) {
+      const pld::AccountResult u = pld::EpsilonOfComposition(gauss, compositions, ParseFlag(a->delta, "--delta"), options);
+      out["epsilon_hi_unquantized_gaussian"] = u.epsilon.hi ? ref::ToDecimalStringUp(*u.epsilon.hi, kPldDigits) : "inf";
+    } else {
+      const pld::AccountResult u = pld::DeltaOfComposition(gauss, compositions, ParseFlag(a->epsilon, "--epsilon"), options);
+      out["delta_hi_unquantized_gaussian"] = ref::ToDecimalStringUp(u.delta.hi, kPldDigits);
+    }
+    return out;
+  }});
+}
+
 void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
   auto* app = group->add_subcommand(
       "central", "the aggregate of seed 000's binary mechanisms (ldp-fl: --solo = --clients; augcorbin-fl; corbin-fl: "
@@ -400,6 +444,7 @@ void RegisterPldCommands(CLI::App& root, std::vector<Command>& commands) {
   RegisterRandomizedResponse(group, commands);
   RegisterBinomial(group, commands);
   RegisterPmf(group, commands);
+  RegisterQuantizedGaussian(group, commands);
   RegisterCentral(group, commands);
   RegisterBench(group, commands);
 }

@@ -136,6 +136,62 @@ Pld FromPmfs(const std::vector<Rational>& p, const std::vector<Rational>& q, con
   return out;
 }
 
+namespace {
+// x ≥ 0 as a double rounded up / down.
+double RationalUp(const Rational& x) { return UpD(Enclosure(64, x)); }
+double RationalDown(const Rational& x) { return DownD(Enclosure(64, x)); }
+}  // namespace
+
+Pld FromPmfEnclosures(const std::vector<Enclosure>& p, const std::vector<Enclosure>& q, const Rational& step,
+                      mpfr_prec_t prec) {
+  ValidateStep(step);
+  if (p.empty()) throw InvalidArgument("p", "the pmf is empty");
+  if (p.size() != q.size())
+    throw InvalidArgument("q", "p and q must have the same length (" + std::to_string(p.size()) + " vs " +
+                                   std::to_string(q.size()) + ")");
+  std::vector<Interval> P, Q;
+  for (const auto* side : {&p, &q}) {
+    Rational lo = 0, hi = 0;
+    for (std::size_t i = 0; i < side->size(); ++i) {
+      const Interval x = ToInterval((*side)[i]);
+      if (x.hi() < 0)
+        throw InvalidArgument(side == &p ? "p" : "q", "entry " + std::to_string(i) + " is negative");
+      lo += Max(x.lo(), Rational(0));
+      hi += x.hi();
+      (side == &p ? P : Q).push_back(x);
+    }
+    if (lo > 1 || hi < 1)
+      throw InvalidArgument(side == &p ? "p" : "q", "the enclosures cannot sum to 1 (sum in [" + EchoValue(lo) + ", " +
+                                                        EchoValue(hi) + "])");
+  }
+  Sparse up, lo;
+  Rational inf_up = 0, inf_lo = 0;
+  for (std::size_t i = 0; i < P.size(); ++i) {
+    if (P[i].hi() <= 0) continue;
+    if (Q[i].lo() <= 0) {
+      inf_up += P[i].hi();
+    } else {
+      const Rational loss_hi = ToInterval(LogQ(prec, Rational(P[i].hi() / Q[i].lo()))).hi();
+      up[CeilDiv(loss_hi, step)] += RationalUp(P[i].hi());
+    }
+    if (P[i].lo() <= 0) continue;
+    if (Q[i].hi() <= 0) {
+      inf_lo += P[i].lo();
+    } else {
+      const Rational loss_lo = ToInterval(LogQ(prec, Rational(P[i].lo() / Q[i].hi()))).lo();
+      lo[FloorDiv(loss_lo, step)] += RationalDown(P[i].lo());
+    }
+  }
+  const double g = Gamma(static_cast<double>(p.size() + 2));
+  for (auto& [k, v] : up) v = std::nextafter(v * (1 + g), HUGE_VAL);
+  for (auto& [k, v] : lo) v = std::nextafter(v * (1 - g), 0.0);
+  Pld out;
+  out.step = step;
+  out.upper = Densify(up, RationalUp(inf_up));
+  out.lower = Densify(lo, RationalDown(inf_lo));
+  return out;
+}
+
 LossLaw::BinBounds LossLaw::BinMasses(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec) const {
   BinBounds out;
   out.lo.reserve(n);

@@ -359,6 +359,16 @@ AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::
 
 }  // namespace
 
+PldPair QuantizedGaussianPld(const QuantizedGaussianParams& params, const GridOptions& grid) {
+  ValidateQuantizedGaussian(params);
+  const Rational half = params.clip / 2;
+  const std::vector<Enclosure> P = QuantizedGaussianPmf(params, half, 80);
+  const std::vector<Enclosure> Q = QuantizedGaussianPmf(params, Rational(-half), 80);
+  PldPair out;
+  out.forward = FromPmfEnclosures(P, Q, grid.step, grid.prec);
+  return out;
+}
+
 AccountResult EpsilonOfComposition(const std::function<PldPair(const GridOptions&)>& build, std::uint64_t compositions,
                                    const Rational& delta, const AccountOptions& options) {
   return Run(build, compositions, options, [&](const PldPair& pld, AccountResult& r) -> Refine {

@@ -134,6 +134,24 @@ TEST(PldCli, CentralWithDropoutIsTheMixtureWithNothing) {
   ExpectEncloses(k, "epsilon_lo", "epsilon_hi", std::log(2.6), 1e-12);
 }
 
+// Seed 003 with k = 2 levels at ±C: stochastic rounding of clamp(x + σZ, −C, C) sends +C with
+// probability P = (E[clamp] + C)/(2C), so the pair at x = ±C/2 is randomized response with
+// P(+) = P vs 1 − P and ε(δ) = log((P − δ)/(1 − P)) for small δ; E[clamp] in closed form (double).
+TEST(PldCli, QuantizedGaussianTwoLevelsIsRandomizedResponse) {
+  const double sigma = 1, C = 2, mu = C / 2, a = (-C - mu) / sigma, b = (C - mu) / sigma;
+  auto phi = [](double x) { return std::exp(-x * x / 2) / std::sqrt(2 * M_PI); };
+  const double mean = -C * Phi(a) + C * (1 - Phi(b)) + mu * (Phi(b) - Phi(a)) + sigma * (phi(a) - phi(b));
+  const double P = (mean + C) / (2 * C);
+  const json j = Ok({"pld", "quantized-gaussian", "--sigma", "1", "--levels", "2", "--clip", "2", "--delta", "0.1",
+                     "--relative-width", "0.001"});
+  ExpectEncloses(j, "epsilon_lo", "epsilon_hi", std::log((P - 0.1) / (1 - P)), 1e-9);
+  EXPECT_NE(j["worst_case"].get<std::string>().find("E10"), std::string::npos);
+  // Post-processing: the quantized pair leaks no more than the Gaussian with Δ = C.
+  EXPECT_LE(R(j["epsilon_lo"].get<std::string>()), R(j["epsilon_hi_unquantized_gaussian"].get<std::string>()));
+  EXPECT_NEAR(R(j["epsilon_hi_unquantized_gaussian"].get<std::string>()).convert_to<double>(), GaussEps(0.1, C / sigma),
+              0.02 * GaussEps(0.1, C / sigma));
+}
+
 class PldBadInput : public ::testing::TestWithParam<BadInput> {};
 TEST_P(PldBadInput, ExitsTwoWithOneLineNamingTheFlag) { dpfl::testing::ExpectRejected(DPFL_REF_BINARY, GetParam()); }
 
@@ -168,6 +186,10 @@ std::vector<BadInput> Cases() {
       {"cal_sigma_and_eps", WithFlag(ca, "--eps", "1"), "--"},
       {"cal_sigma_zero", WithFlag(ca, "--sigma", "0"), "sigma"},
       {"pld_without_subcommand", {"pld"}, "subcommand"},
+      {"qg_one_level", {"pld", "quantized-gaussian", "--sigma", "1", "--levels", "1", "--delta", "1e-5"}, "levels"},
+      {"qg_sigma_zero", {"pld", "quantized-gaussian", "--sigma", "0", "--levels", "4", "--delta", "1e-5"}, "sigma"},
+      {"qg_sampled", {"pld", "quantized-gaussian", "--sigma", "1", "--levels", "4", "--delta", "1e-5", "--sampling-rate", "0.1"},
+       "--sampling-rate"},
       {"central_dropout_one", {"pld", "central", "--clients", "2", "--solo", "2", "--E", "3", "--delta", "0.1", "--dropout", "1"},
        "--dropout"},
       {"central_dropout_negative",

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "dpfl/ref/accountant.hpp"
@@ -348,3 +349,78 @@ TEST(PldRobustness, BadInputsAreNamed) {
 }
 
 }  // namespace
+
+// ---- FromPmfEnclosures: irrational pmfs given as enclosures --------------------------------
+namespace {
+
+// Enclosures of exact rationals, widened by `rel` (relative, clamped at 0) when rel > 0.
+std::vector<Enclosure> Widen(const std::vector<Rational>& v, const Rational& rel) {
+  std::vector<Enclosure> out;
+  for (const Rational& x : v) {
+    const Rational lo = x * (1 - rel), hi = x * (1 + rel);
+    out.push_back(dpfl::ref::Hull(Enclosure(128, lo), Enclosure(128, hi)));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(PldFromPmfEnclosures, BracketsTheExactCurveOfTheTruePmfs) {
+  std::mt19937_64 g(11);
+  std::uniform_int_distribution<int> u(0, 9);
+  for (int trial = 0; trial < 8; ++trial) {
+    std::vector<Rational> p, q;
+    for (auto* v : {&p, &q}) {
+      std::vector<int> w(5);
+      int total = 0;
+      for (int& x : w) total += (x = u(g) + (v == &p ? 1 : 0));
+      if (total == 0) w[0] = total = 1;
+      for (int x : w) v->push_back(Rational(x, total));
+    }
+    for (const Rational& rel : {R("0"), R("1/1000000"), R("1/100")}) {
+      const pld::Pld e = pld::FromPmfEnclosures(Widen(p, rel), Widen(q, rel), R("1/128"));
+      const pld::Pld composed = pld::SelfCompose(e, 2);
+      for (const char* eps : {"0", "0.2", "1", "3"}) {
+        const Interval x = dpfl::ref::ToInterval(dpfl::ref::ExpQ(128, R(eps)));
+        // δ of the exact pair, and of its 2-fold product, at the ends of e^ε (δ decreases in e^ε).
+        auto exact = [&](const Rational& at, int k) {
+          Rational d = 0;
+          if (k == 1) {
+            for (std::size_t i = 0; i < p.size(); ++i)
+              if (p[i] - at * q[i] > 0) d += p[i] - at * q[i];
+            return d;
+          }
+          for (std::size_t i = 0; i < p.size(); ++i)
+            for (std::size_t j = 0; j < p.size(); ++j) {
+              const Rational t = p[i] * p[j] - at * q[i] * q[j];
+              if (t > 0) d += t;
+            }
+          return d;
+        };
+        const pld::DeltaBounds one = pld::DeltaForEpsilon(e, R(eps));
+        const pld::DeltaBounds two = pld::DeltaForEpsilon(composed, R(eps));
+        EXPECT_LE(one.lo, exact(x.hi(), 1)) << "trial " << trial << " eps " << eps;
+        EXPECT_GE(one.hi, exact(x.lo(), 1)) << "trial " << trial << " eps " << eps;
+        EXPECT_LE(two.lo, exact(x.hi(), 2)) << "trial " << trial << " eps " << eps;
+        EXPECT_GE(two.hi, exact(x.lo(), 2)) << "trial " << trial << " eps " << eps;
+      }
+    }
+  }
+}
+
+TEST(PldFromPmfEnclosures, SumsThatCannotBeOneAndBadShapesAreNamed) {
+  const std::vector<Enclosure> half{Enclosure(64, R("1/2")), Enclosure(64, R("1/4"))};
+  const std::vector<Enclosure> one{Enclosure(64, R("1/2")), Enclosure(64, R("1/2"))};
+  auto names = [](const std::function<void()>& f, const std::string& what) {
+    try {
+      f();
+      ADD_FAILURE() << "accepted";
+    } catch (const dpfl::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  names([&] { pld::FromPmfEnclosures(half, one, R("1/64")); }, "p");
+  names([&] { pld::FromPmfEnclosures(one, half, R("1/64")); }, "q");
+  names([&] { pld::FromPmfEnclosures(one, {Enclosure(64, R("1"))}, R("1/64")); }, "q");
+  names([&] { pld::FromPmfEnclosures(one, one, R("0")); }, "step");
+}

@@ -80,6 +80,13 @@ struct PldPair {
 Pld FromPmfs(const std::vector<Rational>& p, const std::vector<Rational>& q, const Rational& step,
              mpfr_prec_t prec = 128);
 
+// The same from enclosures of irrational pmfs (p_i, q_i contain the true masses; each list's sum
+// must contain 1): the upper measure puts p_i's upper end at log(p_hi/q_lo) rounded up (at +∞ when
+// q_i may be 0), the lower measure puts p_i's lower end at log(p_lo/q_hi) rounded down (nothing
+// when p_i may be 0; at +∞ when q_i is exactly 0). Names "p", "q" (lengths, a negative upper end,
+// a sum that cannot be 1) and "step".
+Pld FromPmfEnclosures(const std::vector<Enclosure>& p, const std::vector<Enclosure>& q, const Rational& step,
+                      mpfr_prec_t prec = 128);
 // A loss law given by its distribution function, for mechanisms with a continuous part.
 class LossLaw {
  public:

@@ -28,6 +28,7 @@
 #include <functional>
 
 #include "dpfl/ref/pld.hpp"
+#include "dpfl/ref/quantized_gaussian.hpp"
 
 namespace dpfl::ref::pld {
 
@@ -53,6 +54,14 @@ PldPair TwoPmfPld(const std::vector<Rational>& p, const std::vector<Rational>& q
 // q_sample ∈ (0, 1]: the add/remove pair above.
 PldPair SubsampledTwoPmfPld(const std::vector<Rational>& p, const std::vector<Rational>& q,
                             const Rational& q_sample, const GridOptions& grid);
+
+// Seed 003's quantized Gaussian (quantized_gaussian.hpp, Lemma 2): the pair (P_{C/2}, P_{−C/2}) of
+// one coordinate, pmfs enclosed to 2^-80 relative. The levels are symmetric about 0, so the
+// backward pair is a relabelling of the forward one and one PLD serves both directions. That pair
+// is the spec's worst case over inputs (§4.2, E10: asserted by the paper and verified numerically
+// for Rényi divergences, not proven), so its ε is a lower bound on the worst case; the
+// unquantized Gaussian with sensitivity C is a proven upper bound (post-processing).
+PldPair QuantizedGaussianPld(const QuantizedGaussianParams& params, const GridOptions& grid);
 
 // ---- accountant ----------------------------------------------------------------------------
 struct AccountOptions {
