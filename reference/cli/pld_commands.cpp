@@ -1,4 +1,4 @@
-// dpfl-ref pld {gaussian, laplace, randomized-response, binomial, pmf, quantized-gaussian}: ε(δ) or δ(ε) of a
+// dpfl-ref pld {gaussian, laplace, randomized-response, binomial, pmf, quantized-gaussian, compose}: ε(δ) or δ(ε) of a
 // (possibly Poisson-subsampled) mechanism composed K times, from its privacy loss distribution,
 // printed as an outward-rounded enclosure; pld central: the aggregate of seed 000's binary
 // mechanisms (pld_central.hpp) (reference/include/dpfl/ref/pld*.hpp; docs/accounting.md).
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "accounting_commands.hpp"
+#include "pld_files.hpp"
 #include "dpfl/ref/accountant.hpp"
 #include "dpfl/ref/pld_central.hpp"
 #include "dpfl/ref/pld_mechanisms.hpp"
@@ -69,12 +70,14 @@ std::string AdjacencyText(const std::string& flag, bool sampled, bool allow_add_
                "of norm <= C that is 2C)";
 }
 
+// `step_compositions` > 0: the builder composes that many steps inside (pld compose).
 json RunPld(const std::string& mechanism, json parameters, const std::string& adjacency, const PldArgs& a,
-            const std::function<pld::PldPair(const pld::GridOptions&)>& build) {
+            const std::function<pld::PldPair(const pld::GridOptions&)>& build, std::uint64_t step_compositions = 0) {
   if (a.delta.empty() == a.epsilon.empty())
     throw InvalidArgument("--delta", "give exactly one of --delta (for epsilon) and --epsilon (for delta)");
   const std::uint64_t k = ParseCompositions(a.compositions);
   pld::AccountOptions options;
+  options.step_compositions = step_compositions;
   options.relative_width = ParseFlag(a.relative_width, "--relative-width");
   if (!(options.relative_width > 0 && options.relative_width < 1))
     throw InvalidArgument("--relative-width", "must be in (0, 1), got " + a.relative_width);
@@ -124,34 +127,6 @@ pld::PldPair Sampled(const std::string& rate, const std::function<pld::PldPair()
   return sampled(ParseFlag(rate, "--sampling-rate"));
 }
 
-// {"p": [...], "q": [...]} with exact rationals as strings ("1/3", "0.25") or integers.
-std::pair<std::vector<Rational>, std::vector<Rational>> ReadPmfFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InvalidArgument("--file", "cannot open '" + path + "'");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::exception& e) {
-    throw InvalidArgument("--file", "'" + path + "' is not valid JSON: " + e.what());
-  }
-  auto vec = [&](const char* key) {
-    if (!j.is_object() || !j.contains(key) || !j[key].is_array())
-      throw InvalidArgument("--file", std::string("needs an array \"") + key + "\"");
-    std::vector<Rational> v;
-    for (const json& x : j[key]) {
-      if (x.is_string()) {
-        v.push_back(ref::ParseRational(x.get<std::string>(), std::string("--file ") + key));
-      } else if (x.is_number_integer()) {
-        v.push_back(Rational(x.get<long long>()));
-      } else {
-        throw InvalidArgument("--file", std::string("entries of \"") + key +
-                                            "\" must be exact rationals as strings (\"1/3\", \"0.25\") or integers");
-      }
-    }
-    return v;
-  };
-  return {vec("p"), vec("q")};
-}
 
 void RegisterGaussian(CLI::App* group, std::vector<Command>& commands) {
   auto* app = group->add_subcommand("gaussian", "Gaussian mechanism N(0, sigma^2) vs N(Delta, sigma^2)");
@@ -242,7 +217,7 @@ void RegisterPmf(CLI::App* group, std::vector<Command>& commands) {
   app->add_option("--file", a->file, "JSON {\"p\": [...], \"q\": [...]}, exact rationals as strings")->required();
   a->Register(app, false);
   commands.push_back({app, [a]() {
-    const auto [P, Q] = ReadPmfFile(a->file);
+    const auto [P, Q] = ReadPmfPairFile(a->file);
     const std::string adj =
         a->sampling_rate.empty()
             ? "the pair given: p = M(D), q = M(D') for neighbouring D, D'; both directions"
@@ -254,6 +229,90 @@ void RegisterPmf(CLI::App* group, std::vector<Command>& commands) {
       return Sampled(a->sampling_rate, [&] { return pld::TwoPmfPld(P, Q, g); },
                      [&](const Rational& q) { return pld::SubsampledTwoPmfPld(P, Q, q, g); });
     });
+  }});
+}
+
+// One entry of a composition file (pld_files.hpp) as a PLD pair at grid g.
+pld::PldPair BuildItem(const ComposeItem& it, const pld::GridOptions& g) {
+  auto value = [&](const char* key, const Rational& fallback) {
+    const auto f = it.values.find(key);
+    return f == it.values.end() ? fallback : f->second;
+  };
+  const auto rate = it.values.find("sampling_rate");
+  const bool sampled = rate != it.values.end();
+  if (it.mechanism == "gaussian") {
+    const Rational sigma = value("sigma", 0), sens = value("sensitivity", 1);
+    return sampled ? pld::SubsampledGaussianPld(sigma, sens, rate->second, g) : pld::GaussianPld(sigma, sens, g);
+  }
+  if (it.mechanism == "laplace") {
+    const Rational b = value("b", 0), sens = value("sensitivity", 1);
+    return sampled ? pld::SubsampledLaplacePld(b, sens, rate->second, g) : pld::LaplacePld(b, sens, g);
+  }
+  if (it.mechanism == "randomized-response") return pld::RandomizedResponsePld(value("p", 0), g);
+  std::vector<Rational> P = it.pmf.p, Q = it.pmf.q;
+  if (it.mechanism == "binomial") {
+    const Rational n = value("trials", 0), shift = value("sensitivity", 1);
+    if (!ref::IsInteger(n) || n < 1 || n > 100000) throw InvalidArgument("trials", "must be an integer in [1, 100000]");
+    if (!ref::IsInteger(shift) || shift < 1 || shift > n)
+      throw InvalidArgument("sensitivity", "the binomial shift must be an integer in [1, trials]");
+    std::tie(P, Q) = pld::BinomialMechanismPmfs(boost::multiprecision::numerator(n).convert_to<long>(), value("p", 0),
+                                                boost::multiprecision::numerator(shift).convert_to<long>());
+  }
+  return sampled ? pld::SubsampledTwoPmfPld(P, Q, rate->second, g) : pld::TwoPmfPld(P, Q, g);
+}
+
+// pld compose: heterogeneous composition of the mechanisms of a JSON file, each K_i times, under
+// one neighbouring relation for all of them.
+void RegisterCompose(CLI::App* group, std::vector<Command>& commands) {
+  auto* app = group->add_subcommand("compose", "heterogeneous composition: the mechanisms of a JSON file, each "
+                                               "its own number of times (docs/accounting.md)");
+  struct Args : PldArgs { std::string file; };
+  auto a = std::make_shared<Args>();
+  app->add_option("--file", a->file, "JSON {\"mechanisms\": [{\"mechanism\": \"gaussian\", \"sigma\": \"2\", "
+                                     "\"compositions\": 10}, ...]}")->required();
+  a->Register(app, true);
+  commands.push_back({app, [a]() {
+    if (!a->sampling_rate.empty())
+      throw InvalidArgument("--sampling-rate", "give \"sampling_rate\" per mechanism in the file");
+    if (!a->compositions.empty() && a->compositions != "1")
+      throw InvalidArgument("--compositions", "give \"compositions\" per mechanism in the file");
+    const std::vector<ComposeItem> items = ReadComposeFile(a->file);
+    bool any_sampled = false, any_rr = false;
+    std::uint64_t total = 0;
+    json list = json::array();
+    for (const ComposeItem& it : items) {
+      any_sampled = any_sampled || it.values.count("sampling_rate") > 0;
+      any_rr = any_rr || it.mechanism == "randomized-response";
+      total += it.compositions;
+      json e = {{"mechanism", it.mechanism}, {"compositions", it.compositions}};
+      for (const auto& [k, v] : it.values) e[k] = ref::ToExactString(v);
+      if (it.mechanism == "pmf") e["support"] = it.pmf.p.size();
+      list.push_back(e);
+    }
+    if (any_sampled && any_rr)
+      throw InvalidArgument("--file", "randomized response (replace-one only) cannot be composed with a subsampled "
+                                      "mechanism (add/remove only) under one neighbouring relation");
+    // The relation every entry supports: RR only replace-one, sampling only add-remove.
+    std::string adj = AdjacencyText(a->adjacency.empty() && any_rr ? "replace-one" : a->adjacency, any_sampled,
+                                    !any_rr, true);
+    if (any_sampled)
+      adj = "add/remove one record; entries with sampling_rate are Poisson-subsampled at that rate (both directions)";
+    for (std::size_t at; (at = adj.find("--sensitivity")) != std::string::npos;)
+      adj.replace(at, 13, "each entry's \"sensitivity\"");
+    PldArgs run = *a;
+    run.compositions = "1";
+    json out = RunPld("compose", {{"mechanisms", list}, {"total_compositions", total}}, adj, run,
+                      [&](const pld::GridOptions& g) {
+                        std::optional<pld::PldPair> acc;
+                        for (const ComposeItem& it : items) {
+                          pld::PldPair one = pld::SelfCompose(BuildItem(it, g), it.compositions);
+                          acc = acc ? pld::Compose(*acc, one) : std::move(one);
+                        }
+                        return *acc;
+                      },
+                      total);  // the step rule sees every single step
+    out["compositions"] = total;
+    return out;
   }});
 }
 
@@ -445,6 +504,7 @@ void RegisterPldCommands(CLI::App& root, std::vector<Command>& commands) {
   RegisterBinomial(group, commands);
   RegisterPmf(group, commands);
   RegisterQuantizedGaussian(group, commands);
+  RegisterCompose(group, commands);
   RegisterCentral(group, commands);
   RegisterBench(group, commands);
 }

@@ -152,6 +152,40 @@ TEST(PldCli, QuantizedGaussianTwoLevelsIsRandomizedResponse) {
               0.02 * GaussEps(0.1, C / sigma));
 }
 
+std::string WriteFile(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// Heterogeneous Gaussians compose to a Gaussian with μ² = Σ K_i Δ²/σ_i²: 10 × σ = 2 and 40 × σ = 4
+// give μ = √5 (closed form, independent double model).
+TEST(PldCli, ComposeHeterogeneousGaussiansMatchesTheClosedForm) {
+  const std::string f = WriteFile("compose_gauss.json",
+                                  R"({"mechanisms": [{"mechanism": "gaussian", "sigma": "2", "compositions": 10},
+                                                     {"mechanism": "gaussian", "sigma": 4, "compositions": 40}]})");
+  const json j = Ok({"pld", "compose", "--file", f, "--delta", "1e-5"});
+  ExpectEncloses(j, "epsilon_lo", "epsilon_hi", GaussEps(1e-5, std::sqrt(5.0)), 1e-9);
+  EXPECT_EQ(j["compositions"], 50);
+  EXPECT_LE(R(j["relative_width"].get<std::string>()), R("0.01"));
+}
+
+// RR(3/4) twice and three times is RR(3/4) five times: δ(ε) = Σ_k C(5,k) (3/4)^k (1/4)^{5−k}
+// (1 − e^{ε − (2k − 5) log 3})_+ (exact up to double rounding).
+TEST(PldCli, ComposeSplitRandomizedResponseIsTheFiveFold) {
+  const std::string f = WriteFile("compose_rr.json",
+                                  R"({"mechanisms": [{"mechanism": "randomized-response", "p": "3/4", "compositions": 2},
+                                                     {"mechanism": "randomized-response", "p": 0.75, "compositions": 3}]})");
+  const json j = Ok({"pld", "compose", "--file", f, "--epsilon", "1", "--relative-width", "0.001"});
+  double d = 0;
+  for (int k = 0; k <= 5; ++k) {
+    const double mass = std::tgamma(6) / (std::tgamma(k + 1) * std::tgamma(6 - k)) * std::pow(0.75, k) * std::pow(0.25, 5 - k);
+    d += mass * std::max(0.0, 1 - std::exp(1 - (2 * k - 5) * std::log(3.0)));
+  }
+  ExpectEncloses(j, "delta_lo", "delta_hi", d, 1e-12);
+  EXPECT_NE(j["adjacency"].get<std::string>().find("replace one"), std::string::npos);
+}
+
 class PldBadInput : public ::testing::TestWithParam<BadInput> {};
 TEST_P(PldBadInput, ExitsTwoWithOneLineNamingTheFlag) { dpfl::testing::ExpectRejected(DPFL_REF_BINARY, GetParam()); }
 
@@ -160,6 +194,14 @@ std::vector<BadInput> Cases() {
   const CliArgs g = {"pld", "gaussian", "--sigma", "1", "--delta", "1e-5"};
   const CliArgs ca = {"calibrate", "gaussian-analytic", "--sigma", "1", "--delta", "1e-5"};
   const std::string missing = ::testing::TempDir() + "/no_such_pmf.json";
+  auto file = [](const std::string& name, const std::string& text) {
+    const std::string path = ::testing::TempDir() + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  };
+  auto compose = [&](const std::string& name, const std::string& text) {
+    return CliArgs{"pld", "compose", "--file", file(name, text), "--delta", "1e-5"};
+  };
   return {
       {"sigma_zero", WithFlag(g, "--sigma", "0"), "sigma"},
       {"delta_one", WithFlag(g, "--delta", "1"), "--delta"},
@@ -186,6 +228,27 @@ std::vector<BadInput> Cases() {
       {"cal_sigma_and_eps", WithFlag(ca, "--eps", "1"), "--"},
       {"cal_sigma_zero", WithFlag(ca, "--sigma", "0"), "sigma"},
       {"pld_without_subcommand", {"pld"}, "subcommand"},
+      {"compose_not_json", compose("c1.json", "{mechanisms"), "--file"},
+      {"compose_empty", compose("c2.json", R"({"mechanisms": []})"), "--file"},
+      {"compose_unknown_mechanism", compose("c3.json", R"({"mechanisms": [{"mechanism": "cauchy"}]})"), "--file"},
+      {"compose_unknown_key", compose("c4.json", R"({"mechanisms": [{"mechanism": "gaussian", "sigma": 1, "mu": 2}]})"),
+       "--file"},
+      {"compose_zero_compositions",
+       compose("c5.json", R"({"mechanisms": [{"mechanism": "gaussian", "sigma": 1, "compositions": 0}]})"), "--file"},
+      {"compose_missing_sigma", compose("c6.json", R"({"mechanisms": [{"mechanism": "gaussian"}]})"), "--file"},
+      {"compose_rr_and_sampling",
+       compose("c7.json", R"({"mechanisms": [{"mechanism": "randomized-response", "p": "3/4"},
+                                             {"mechanism": "gaussian", "sigma": 1, "sampling_rate": "0.1"}]})"),
+       "--file"},
+      {"compose_sigma_zero", compose("c8.json", R"({"mechanisms": [{"mechanism": "gaussian", "sigma": 0}]})"), "sigma"},
+      {"compose_pmf_not_summing",
+       compose("c9.json", R"({"mechanisms": [{"mechanism": "pmf", "p": ["1/2"], "q": ["1"]}]})"), "p"},
+      {"compose_global_compositions", WithFlag(compose("c10.json", R"({"mechanisms": [{"mechanism": "gaussian", "sigma": 1}]})"),
+                                               "--compositions", "3"),
+       "--compositions"},
+      {"compose_missing_file", {"pld", "compose", "--file", missing, "--delta", "1e-5"}, "--file"},
+      {"pmf_unknown_key", {"pld", "pmf", "--file", file("p1.json", R"({"p": ["1"], "q": ["1"], "r": 1})"), "--delta", "1e-5"},
+       "--file"},
       {"qg_one_level", {"pld", "quantized-gaussian", "--sigma", "1", "--levels", "1", "--delta", "1e-5"}, "levels"},
       {"qg_sigma_zero", {"pld", "quantized-gaussian", "--sigma", "0", "--levels", "4", "--delta", "1e-5"}, "sigma"},
       {"qg_sampled", {"pld", "quantized-gaussian", "--sigma", "1", "--levels", "4", "--delta", "1e-5", "--sampling-rate", "0.1"},
