@@ -7,6 +7,7 @@
 
 #include "claims.hpp"
 #include "dpfl/ref/corbin_fl_privacy.hpp"
+#include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/pld_central.hpp"
 
 namespace dpfl::proofs {
@@ -203,6 +204,46 @@ Verdict CheckThm4VsTruth(const CheckOptions& o) {
   return v;
 }
 
+// What the server of this protocol sees: both messages of a pair. Per message CorBinQ is
+// ε_p-LDP (its marginal is LDPQ), but with the partner at the centre (q2 = 1/2, an exact cell)
+// the pair (+, +) has probability q_hi − 1/2 when the target is at the top end and 0 when it is at
+// the bottom end (t1 < t2, spec 000 §4.2): the server's privacy loss is +∞ with that probability,
+// whatever ε_p. Joint pmfs from the literal Alg. 2 (CorBinQJointBruteForce), both roles.
+Verdict CheckServerSeesThePair(const CheckOptions&) {
+  Verdict v;
+  std::string worst;
+  for (const Rational& E : {Rational(2719, 1000), Rational(3), Rational(148)})
+    for (int d : {2, 5, 10})
+      for (bool target_first : {true, false}) {
+        const Rational hi = E / (1 + E), lo = 1 / (1 + E), centre(1, 2);
+        auto joint = [&](const Rational& q) {
+          return target_first ? ref::CorBinQJointBruteForce(q, centre, d, ref::Line14::kCorrected)
+                              : ref::CorBinQJointBruteForce(centre, q, d, ref::Line14::kCorrected);
+        };
+        const auto P = joint(hi), Q = joint(lo);
+        ++v.instances_checked;
+        // An outcome possible under one input and impossible under the other: infinite loss.
+        Rational inf = 0;
+        for (const auto& [p, q] : {std::pair{P.pp, Q.pp}, std::pair{P.pm, Q.pm}, std::pair{P.mp, Q.mp}, std::pair{P.mm, Q.mm}})
+          if (q == 0) inf += p;
+        if (inf == 0) {
+          v.status = Status::kFail;
+          v.counterexample = "E=" + ref::ToExactString(E) + " d=" + std::to_string(d) +
+                             (target_first ? " (target Q1)" : " (target Q2)") + ": no outcome of the pair is impossible "
+                             "under the bottom end";
+          return v;
+        }
+        if (E == Rational(2719, 1000) && d == 5 && target_first)
+          worst = "at E = 2719/1000 (ε_p ≈ 1), d = 5: P(loss = +∞) = " + ref::ToExactString(inf) + " ≈ " + Dec(inf) +
+                  " per coordinate, so over m coordinates δ(∞) ≥ 1 − (1 − " + Dec(inf) + ")^m";
+      }
+  v.note = "for every E and d checked and either role, the server's joint view of a pair (both bits) has an outcome "
+           "impossible when the target is at the bottom end and possible at the top end (partner at the centre): the "
+           "server's privacy loss is +∞, so the per-message ε_p-LDP does not hold against the server that receives "
+           "both messages; " + worst;
+  return v;
+}
+
 }  // namespace
 
 void AddSeed000CentralClaims(Catalog& c) {
@@ -215,6 +256,10 @@ void AddSeed000CentralClaims(Catalog& c) {
                "[dpfl] Theorem 3's precondition never holds where the exact aggregate has no finite central ε; how "
                "many solo clients it asks for against how many a finite ε needs",
                "spec 000 §4.4, §7 R10; pld_central.hpp", {}, Status::kPassLoose, CheckThm3PreconditionVsTruth});
+  c.push_back({"000/PLDP/server-sees-the-pair", seed,
+               "[dpfl] CorBinQ's ε_p-LDP is per message; the server receives both messages of a pair, and jointly they "
+               "are not ε_p-LDP for either client (the server's loss is +∞ for some partner input)",
+               "spec 000 §3.2, §4.2 (joint pmf), §5 (threat model)", {}, Status::kPass, CheckServerSeesThePair});
   c.push_back({"000/Thm4/vs-tight-central", seed,
                "[dpfl] the n from which Theorem 4 (dropout) says something, and its ε_u there against the exact "
                "central PLD of the aggregate",

@@ -368,6 +368,32 @@ Verdict CheckRoleSymmetryHalf(const CheckOptions& o) {
   return s.AsVerdict("D6: for p_x = 1/2 swapping the roles leaves π++ unchanged");
 }
 
+// D9: the joint view of a pair (both outputs, the partner's weight fixed at the centre) has an
+// unbounded likelihood ratio. Decided from the literal PerturbWeight (CoqJointBruteForce): a
+// cell possible with w_A at one end of the range and impossible at the other.
+Verdict CheckJointViewD9(const CheckOptions&) {
+  Search s;
+  std::string example;
+  for (const Rational& E : {Q(2), Q(3), Q(2719, 1000)})
+    for (int d : {1, 2, 5})
+      for (const Rational& px : {Q(1, 2), Q(1, 3)}) {
+        s.Count();
+        const Rational hi = E / (1 + E), lo = 1 / (1 + E), centre(1, 2);
+        const auto P = ref::CoqJointBruteForce(px, d, hi, centre, CoqList::kCorrected);
+        const auto R = ref::CoqJointBruteForce(px, d, lo, centre, CoqList::kCorrected);
+        Rational inf = 0;
+        for (const auto& [a, b] : {std::pair{P.pp, R.pp}, std::pair{P.pm, R.pm}, std::pair{P.mp, R.mp}, std::pair{P.mm, R.mm}})
+          if ((a == 0) != (b == 0)) inf += a + b;
+        if (inf == 0) s.Violation("E=" + S(E) + " d=" + std::to_string(d) + " p_x=" + S(px) + ": every cell is possible "
+                                  "under both ends or under neither (finite joint-view loss)");
+        else if (example.empty())
+          example = "E=" + S(E) + " d=" + std::to_string(d) + " p_x=" + S(px) + ": P(a cell seen under one end only) = " +
+                    S(inf);
+      }
+  return s.AsVerdict("D9: with the partner at the centre, some (U_A, U_B) is possible with w_A at one end and impossible "
+                     "at the other, for every E, d, p_x checked (the server sees both outputs: loss +∞); " + example);
+}
+
 }  // namespace
 
 void AddSeed001Claims(Catalog& c) {
@@ -405,6 +431,10 @@ void AddSeed001Claims(Catalog& c) {
                "spec 001 §4.9 D7", {}, Status::kPass, CheckFiniteDSup});
   c.push_back({"001/4.6c/maximiser-outside", seed, "the maximiser of Eq. (6) is outside the admissible range for large α",
                "spec 001 §4.6", {"E11"}, Status::kPass, CheckMaximiserOutside});
+  c.push_back({"001/D9/joint-view", seed,
+               "[DERIVED] marginal ε-LDP does not extend to whoever sees both outputs of a pair (the server): the "
+               "joint view's likelihood ratio is unbounded",
+               "spec 001 §4.9 D9, §7 item 15", {}, Status::kPass, CheckJointViewD9});
   c.push_back({"001/D6/role-symmetry", seed, "[DERIVED] for p_x = 1/2 the joint law is symmetric in the roles",
                "spec 001 §4.9 D6", {}, Status::kPass, CheckRoleSymmetryHalf});
 }

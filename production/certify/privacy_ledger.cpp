@@ -253,12 +253,18 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
   const std::string kOneCoord = "one parameter of one client's update";
   // CorBinQ/CoQ bits are a deterministic function of (w, Z) outside the tie cell: whoever knows
   // the pair's shared bits Z (the partner, or the server colluding with the partner) faces an
-  // unbounded likelihood ratio. The local guarantee holds against observers without Z.
+  // unbounded likelihood ratio. And the server receives both messages of a pair: with the
+  // partner's input at the centre, an outcome of the pair is possible under one end of the
+  // client's input and impossible under the other (dpfl-proofs 000/PLDP/server-sees-the-pair,
+  // 001/D9/joint-view), so the per-message guarantee does not hold against the server either.
   const std::string kLocalObserver =
-      fl::UsesPairs(kind) ? "the server, and anyone who sees a client's message but not the pair's shared bits Z; NOT the "
-                            "server colluding with the client's partner (given Z a paired client's bit is deterministic "
-                            "outside the tie cell, so the loss is unbounded)"
-                          : "the server, and anyone who sees a client's message";
+      fl::UsesPairs(kind)
+          ? "anyone who sees this client's message alone; NOT the server of this protocol, which also receives the "
+            "partner's message: jointly the pair's two bits are not epsilon-LDP for either client (partner at the "
+            "centre: an outcome possible under one end of the input is impossible under the other, loss +inf with "
+            "probability q_hi - 1/2 per parameter; dpfl-proofs 000/PLDP/server-sees-the-pair, 001/D9/joint-view); "
+            "NOT anyone who knows the pair's shared bits Z (the partner)"
+          : "the server, and anyone who sees a client's message";
   if (!fl::HasPldp(kind)) {
     g.push_back(Guarantee("none", "-", "-", "-", "-", nullptr, "", false,
                           fl::MechanismName(kind) + " gives no differential privacy"));
