@@ -44,10 +44,26 @@ Int DecimalDigitsToInt(std::string_view digits) {
 }
 
 // The text as quoted in a message: at most 64 characters of it, so that a 100000-digit
-// argument gives a one-line error.
+// argument gives a one-line error, and control characters as \xNN (a NUL or a newline from a
+// file must not cut or break the message; fuzz/fuzz_pld_files.cc checks it).
 std::string Quoted(std::string_view text) {
-  if (text.size() <= 64) return "'" + std::string(text) + "'";
-  return "'" + std::string(text.substr(0, 48)) + "...' (" + std::to_string(text.size()) + " characters)";
+  auto escaped = [](std::string_view t) {
+    std::string out;
+    for (const char ch : t) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c < 0x20 || c == 0x7f) {
+        static const char kHex[] = "0123456789abcdef";
+        out += "\\x";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+      } else {
+        out += ch;
+      }
+    }
+    return out;
+  };
+  if (text.size() <= 64) return "'" + escaped(text) + "'";
+  return "'" + escaped(text.substr(0, 48)) + "...' (" + std::to_string(text.size()) + " characters)";
 }
 
 [[noreturn]] void Malformed(std::string_view text, const std::string& argument) {
