@@ -17,6 +17,12 @@ namespace {
 
 constexpr int kCentralDigits = 25;
 
+// The mechanisms whose aggregate is a sum of bits the PLD accountant models exactly.
+bool CentralModelled(fl::MechanismKind kind) {
+  return kind == fl::MechanismKind::kLdpFl || kind == fl::MechanismKind::kAugCorBinFl ||
+         kind == fl::MechanismKind::kCorBinFl || kind == fl::MechanismKind::kCoqFl;
+}
+
 // The absence probability the protocol implements: a 64-bit uniform below ⌊p·2^64⌋
 // (protocol::DrawPresence), exactly.
 Rational ImplementedDropout(double p) {
@@ -40,8 +46,7 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
   g["adjacency"] = "replace one client's update by any other; worst case over every other client's input";
   g["observer"] = observer;
   const double dropout = Num(cfg, "dropout");
-  const bool binary_central = kind == fl::MechanismKind::kLdpFl || kind == fl::MechanismKind::kAugCorBinFl ||
-                              kind == fl::MechanismKind::kCorBinFl;
+  const bool binary_central = CentralModelled(kind);
   const auto n = static_cast<std::uint32_t>(U64(cfg, "clients", std::numeric_limits<std::uint32_t>::max()));
   fl::MechanismConfig mc;
   mc.kind = kind;
@@ -53,7 +58,9 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
     g["epsilon_hi"] = nullptr;
     g["delta"] = nullptr;
     g["applies"] = false;
-    g["reason"] = !binary_central ? "not computed: dpfl models the aggregate's PLD for ldp-fl, augcorbin-fl and corbin-fl only"
+    g["reason"] = !binary_central ? "not computed: dpfl models the aggregate's PLD for the binary mechanisms ldp-fl, "
+                                    "augcorbin-fl, corbin-fl and coq-fl only (the sum of the clients' discrete Gaussian or "
+                                    "Laplace noises has no exact PLD here yet)"
                                   : "not computed: more than " + std::to_string(ref::pld::kCentralMaxSolo) +
                                         " solo clients (the exact Poisson-binomial envelope is limited to that)";
     return g;
@@ -66,6 +73,7 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
   s.coordinates = U64(cfg, "parameters");
   s.rounds = rounds;
   s.shared_bits = fl::UsesPairs(kind) ? Int(cfg, "d") : 0;
+  s.pairs = kind == fl::MechanismKind::kCoqFl ? ref::pld::PairScheme::kCoq : ref::pld::PairScheme::kCorBinQ;
   s.dropout = ImplementedDropout(dropout);
   const Rational delta = Exact(Num(cfg, "delta_u"));
   const ref::pld::CentralResult r = ref::pld::CentralBinaryEpsilon(s, delta);
@@ -108,10 +116,9 @@ TargetPlan PlanTargetEpsilon(const nlohmann::json& cfg, double target, bool cali
   using namespace internal;  // NOLINT
   if (!(target > 0 && std::isfinite(target))) throw InvalidArgument("--target-epsilon", "must be a finite number > 0");
   const fl::MechanismKind kind = fl::ParseMechanism(Str(cfg, "mechanism"));
-  if (!(kind == fl::MechanismKind::kLdpFl || kind == fl::MechanismKind::kAugCorBinFl ||
-        kind == fl::MechanismKind::kCorBinFl))
-    throw InvalidArgument("--target-epsilon", "supported for ldp-fl, augcorbin-fl and corbin-fl (the mechanisms whose "
-                                              "aggregate the PLD accountant models), not for " + Str(cfg, "mechanism"));
+  if (!CentralModelled(kind))
+    throw InvalidArgument("--target-epsilon", "supported for ldp-fl, augcorbin-fl, corbin-fl and coq-fl (the mechanisms "
+                                              "whose aggregate the PLD accountant models), not for " + Str(cfg, "mechanism"));
   const auto n = static_cast<std::uint32_t>(U64(cfg, "clients", std::numeric_limits<std::uint32_t>::max()));
   fl::MechanismConfig mc;
   mc.kind = kind;
@@ -121,6 +128,7 @@ TargetPlan PlanTargetEpsilon(const nlohmann::json& cfg, double target, bool cali
   s.solo = protocol::SoloCount(n, fl::EffectiveGamma(mc));
   s.coordinates = U64(cfg, "parameters");
   s.shared_bits = fl::UsesPairs(kind) ? Int(cfg, "d") : 0;
+  s.pairs = kind == fl::MechanismKind::kCoqFl ? ref::pld::PairScheme::kCoq : ref::pld::PairScheme::kCorBinQ;
   s.dropout = ImplementedDropout(Num(cfg, "dropout"));
   const Rational delta = Exact(Num(cfg, "delta_u"));
   const Rational goal = Exact(target) * (1 - Rational(1, 1000000000));  // room for the implemented thresholds

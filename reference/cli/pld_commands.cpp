@@ -366,7 +366,7 @@ void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
                  "--solo 0): eps(delta) of one client over m coordinates and T rounds");
   struct Args {
     std::string clients, solo, E, eps_p, parameters = "1", rounds = "1", delta, shared_bits = "0",
-                relative_width = "0.01", dropout = "0";
+                relative_width = "0.01", dropout = "0", pairs = "corbinq";
   };
   auto a = std::make_shared<Args>();
   app->add_option("--clients", a->clients, "number of clients n >= 1")->required();
@@ -381,6 +381,8 @@ void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
   app->add_option("--delta", a->delta, "delta in (0, 1)")->required();
   app->add_option("--shared-bits", a->shared_bits, "CorBinQ's d (for the realisable paired configuration; default 0)");
   app->add_option("--relative-width", a->relative_width, "target relative width of the PLD passes (default 0.01)");
+  app->add_option("--pairs", a->pairs, "the pair quantizer: corbinq (corbin-fl, augcorbin-fl; default) or coq "
+                                      "(coq-fl, p_x = 1/2); only the realisable lower end depends on it");
   app->add_option("--dropout", a->dropout, "P(a client is absent in a round), exact, in [0, 1) (default 0; then the "
                                           "observer also sees who took part, the pairing and the solo set)");
   commands.push_back({app, [a]() {
@@ -412,6 +414,9 @@ void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
       s.q_lo = ends.q_lo;
       s.q_hi = ends.q_hi;
     }
+    if (a->pairs != "corbinq" && a->pairs != "coq")
+      throw InvalidArgument("--pairs", "must be corbinq or coq, got '" + a->pairs + "'");
+    s.pairs = a->pairs == "coq" ? pld::PairScheme::kCoq : pld::PairScheme::kCorBinQ;
     s.dropout = ParseFlag(a->dropout, "--dropout");
     if (!(s.dropout >= 0 && s.dropout < 1)) throw InvalidArgument("--dropout", "must be in [0, 1), got " + a->dropout);
     const Rational delta = ParseFlag(a->delta, "--delta");
@@ -430,7 +435,7 @@ void RegisterCentral(CLI::App* group, std::vector<Command>& commands) {
     out["adjacency"] = "replace one client's update by any other; worst case over every other client's input";
     out["parameters"] = {{"clients", s.clients}, {"solo", s.solo}, {"coordinates", s.coordinates}, {"rounds", s.rounds},
                          {"q_lo", ref::ToExactString(s.q_lo)}, {"q_hi", ref::ToExactString(s.q_hi)},
-                         {"shared_bits", s.shared_bits}, {"dropout", ref::ToExactString(s.dropout)}};
+                         {"shared_bits", s.shared_bits}, {"dropout", ref::ToExactString(s.dropout)}, {"pairs", a->pairs}};
     out["delta"] = a->delta;
     out["epsilon_lo"] = r.epsilon.lo ? ref::ToDecimalStringDown(*r.epsilon.lo, kPldDigits) : "inf";
     out["epsilon_hi"] = r.epsilon.hi ? ref::ToDecimalStringUp(*r.epsilon.hi, kPldDigits) : "inf";

@@ -5,6 +5,8 @@
 #include <set>
 
 #include "dpfl/ref/accountant.hpp"
+#include "dpfl/ref/coq_codebook.hpp"
+#include "dpfl/ref/corbinq.hpp"
 #include "pld_central_dropout.hpp"
 #include "dpfl/validate.hpp"
 
@@ -31,6 +33,24 @@ std::vector<Rational> detail::ConvolvePmfs(const std::vector<Rational>& a, const
     if (a[i] != 0)
       for (std::size_t j = 0; j < b.size(); ++j) c[i + j] += a[i] * b[j];
   return c;
+}
+
+std::vector<Rational> detail::PairCount(PairScheme scheme, const Rational& q, const Rational& partner, int d,
+                                       bool target_first) {
+  const Rational& a = target_first ? q : partner;
+  const Rational& b = target_first ? partner : q;
+  if (scheme == PairScheme::kCorBinQ) {
+    const JointPmf<Rational> j = CorBinQJointClosedForm(a, b, d, Line14::kCorrected);
+    return {j.mm, Rational(j.mp + j.pm), j.pp};
+  }
+  const CoqCodebook book(Rational(1, 2), d);
+  const CoqJoint<Rational> j = CoqJointClosedForm(book, a, b);
+  return {j.mm, Rational(j.mp + j.pm), j.pp};
+}
+
+bool detail::CentrePairIsConstant(PairScheme scheme, int d) {
+  const std::vector<Rational> c = PairCount(scheme, Rational(1, 2), Rational(1, 2), d, true);
+  return c[0] == 0 && c[2] == 0;
 }
 
 namespace {
@@ -242,15 +262,19 @@ std::vector<PldPair> CentralAchievablePairs(const CentralBinarySetting& s, const
       out.push_back(TwoPmfPld(Convolve(bern_hi, *R), Convolve(bern_lo, *R), grid));
   }
   const long paired = s.clients - s.solo;
-  if (paired >= 2 && s.shared_bits >= 1 && s.shared_bits <= 62) {
-    const Rational N = Pow2(s.shared_bits);
-    if (N * (s.q_hi - Rational(1, 2)) >= 1 && N * (Rational(1, 2) - s.q_lo) >= 1) {
-      std::vector<Rational> R{Rational(1)};
-      for (long k = 0; k < s.solo; ++k) R = Convolve(R, bern_hi);
-      const std::vector<Rational> pair_p{Rational(0), Rational(Rational(3, 2) - s.q_hi), Rational(s.q_hi - Rational(1, 2))};
-      const std::vector<Rational> pair_q{Rational(Rational(1, 2) - s.q_lo), Rational(Rational(1, 2) + s.q_lo), Rational(0)};
-      out.push_back(TwoPmfPld(Convolve(pair_p, R), Convolve(pair_q, R), grid));
+  if (paired >= 2 && s.shared_bits >= 1 && s.shared_bits <= 62 && detail::CentrePairIsConstant(s.pairs, s.shared_bits)) {
+    std::vector<Rational> R{Rational(1)};
+    for (long k = 0; k < s.solo; ++k) R = Convolve(R, bern_hi);
+    std::vector<Rational> pair_p(3, Rational(0)), pair_q(3, Rational(0));
+    for (bool first : {true, false}) {  // roles are uniform and unseen: the average of the two laws
+      const std::vector<Rational> a = detail::PairCount(s.pairs, s.q_hi, Rational(1, 2), s.shared_bits, first);
+      const std::vector<Rational> b = detail::PairCount(s.pairs, s.q_lo, Rational(1, 2), s.shared_bits, first);
+      for (int i = 0; i < 3; ++i) {
+        pair_p[i] += a[i] / 2;
+        pair_q[i] += b[i] / 2;
+      }
     }
+    out.push_back(TwoPmfPld(Convolve(pair_p, R), Convolve(pair_q, R), grid));
   }
   return out;
 }

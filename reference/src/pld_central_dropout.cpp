@@ -49,14 +49,6 @@ long LevelUp(long s) {
   return -1;
 }
 
-// The sum of "+" levels of a pair (target at q, partner at 1/2) for the target in either role,
-// exact (spec 000 §4.2, corrected line 14).
-std::vector<Rational> PairCountAtCentre(const Rational& q, int d, bool target_first) {
-  const JointPmf<Rational> j = target_first ? CorBinQJointClosedForm(q, Rational(1, 2), d, Line14::kCorrected)
-                                            : CorBinQJointClosedForm(Rational(1, 2), q, d, Line14::kCorrected);
-  return {j.mm, Rational(j.mp + j.pm), j.pp};
-}
-
 struct Group {
   bool solo;
   long other_solo;
@@ -155,7 +147,8 @@ CentralResult CentralDropoutEpsilon(const CentralBinarySetting& s, const Rationa
   out.epsilon.hi = out.upper.epsilon.hi;
   if (!with_lower) return out;
   // Lower: every other client at the centre; the target at the two ends.
-  const bool pairs_realisable = s.shared_bits >= 1 && s.shared_bits <= kMaxSharedBits;
+  const bool pairs_realisable =
+      s.shared_bits >= 1 && s.shared_bits <= kMaxSharedBits && detail::CentrePairIsConstant(s.pairs, s.shared_bits);
   const bool others_in_pairs = s.clients - s.solo >= 4 || (s.clients - s.solo >= 2 && s.solo >= 1);
   if (others_in_pairs && !pairs_realisable) {  // the others' pairs are not constant: no realisable bound here
     out.epsilon.lo = Rational(0);
@@ -176,8 +169,9 @@ CentralResult CentralDropoutEpsilon(const CentralBinarySetting& s, const Rationa
       continue;
     }
     for (bool first : {true, false}) {  // the role is part of the public schedule, each w.p. 1/2
-      lpairs.push_back({ConvolvePmfs(PairCountAtCentre(s.q_hi, s.shared_bits, first), noise),
-                        ConvolvePmfs(PairCountAtCentre(s.q_lo, s.shared_bits, first), noise)});
+      const Rational centre(1, 2);
+      lpairs.push_back({ConvolvePmfs(PairCount(s.pairs, s.q_hi, centre, s.shared_bits, first), noise),
+                        ConvolvePmfs(PairCount(s.pairs, s.q_lo, centre, s.shared_bits, first), noise)});
       lw.push_back(w / 2);
     }
   }

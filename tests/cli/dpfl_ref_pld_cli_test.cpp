@@ -253,6 +253,8 @@ std::vector<BadInput> Cases() {
       {"qg_sigma_zero", {"pld", "quantized-gaussian", "--sigma", "0", "--levels", "4", "--delta", "1e-5"}, "sigma"},
       {"qg_sampled", {"pld", "quantized-gaussian", "--sigma", "1", "--levels", "4", "--delta", "1e-5", "--sampling-rate", "0.1"},
        "--sampling-rate"},
+      {"central_pairs_unknown",
+       {"pld", "central", "--clients", "2", "--solo", "0", "--E", "3", "--delta", "0.1", "--pairs", "cq"}, "--pairs"},
       {"central_dropout_one", {"pld", "central", "--clients", "2", "--solo", "2", "--E", "3", "--delta", "0.1", "--dropout", "1"},
        "--dropout"},
       {"central_dropout_negative",

@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 
+#include "dpfl/ref/coq.hpp"
 #include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/pld_central.hpp"
 
@@ -167,6 +168,7 @@ TEST(PldCentralDropout, PatternLawAtLargeNIsExactAtTheLowEndAndSumsToOne) {
 struct BruteForce {
   long n = 4, solo = 0;
   int d = 2;
+  bool coq = false;  // CoQ pairs with p_x = 1/2 (literal PerturbWeight) instead of CorBinQ (literal Alg. 2)
   Rational p, q_lo, q_hi;
 
   // Per schedule: its probability and, for each present message group, its count law.
@@ -201,9 +203,15 @@ struct BruteForce {
         for (const auto& [a, b] : matchings[mi]) {
           const bool pa = present >> a & 1, pb = present >> b & 1;
           if (pa && pb) {
-            const auto j = dpfl::ref::CorBinQJointBruteForce(q[static_cast<std::size_t>(a)], q[static_cast<std::size_t>(b)], d,
-                                                            dpfl::ref::Line14::kCorrected);
-            add({j.mm, Rational(j.mp + j.pm), j.pp});
+            const Rational& qa = q[static_cast<std::size_t>(a)];
+            const Rational& qb = q[static_cast<std::size_t>(b)];
+            if (coq) {
+              const auto j = dpfl::ref::CoqJointBruteForce(Rational(1, 2), d, qa, qb, dpfl::ref::CoqList::kCorrected);
+              add({j.mm, Rational(j.mp + j.pm), j.pp});
+            } else {
+              const auto j = dpfl::ref::CorBinQJointBruteForce(qa, qb, d, dpfl::ref::Line14::kCorrected);
+              add({j.mm, Rational(j.mp + j.pm), j.pp});
+            }
           }
           done[static_cast<std::size_t>(a)] = done[static_cast<std::size_t>(b)] = pa && pb;  // lone survivors: solo
         }
@@ -251,6 +259,7 @@ pld::CentralResult CheckAgainstBruteForce(const BruteForce& bf, const Rational& 
   s.rounds = 1;
   s.shared_bits = bf.solo == bf.n ? 0 : bf.d;
   s.dropout = bf.p;
+  s.pairs = bf.coq ? pld::PairScheme::kCoq : pld::PairScheme::kCorBinQ;
   const pld::CentralResult r = pld::CentralBinaryEpsilon(s, delta);
   if (r.epsilon.hi) {
     const std::vector<Rational> levels{bf.q_lo, Rational(1, 2), bf.q_hi};
@@ -292,6 +301,39 @@ TEST(PldCentralDropout, CorBinFlEnclosureIsConsistentWithBruteForceOverEveryConf
   // δ = 1/20: the lower end must say something (positive or +∞).
   const pld::CentralResult narrow = CheckAgainstBruteForce(bf, R("0.05"), 2);
   EXPECT_TRUE(!narrow.epsilon.lo || *narrow.epsilon.lo > 0);
+}
+
+TEST(PldCentralDropout, CoqFlEnclosureIsConsistentWithBruteForceOverEveryConfiguration) {
+  BruteForce bf;
+  bf.n = 4;
+  bf.solo = 0;
+  bf.d = 2;
+  bf.coq = true;
+  bf.p = R("1/4");
+  bf.q_lo = R("1/4");
+  bf.q_hi = R("3/4");
+  EXPECT_TRUE(CheckAgainstBruteForce(bf, R("0.75"), 2).epsilon.hi);
+  const pld::CentralResult narrow = CheckAgainstBruteForce(bf, R("0.05"), 2);
+  EXPECT_TRUE(!narrow.epsilon.lo || *narrow.epsilon.lo > 0);
+}
+
+// CoQ-FL without dropout: every client paired, a pair at the centre sends exactly one "+", so the
+// realisable configuration (target against a partner at the centre) has an infinite loss with
+// probability q_hi − 1/2 per coordinate: [inf, inf], the lower end certified.
+TEST(PldCentral, CoqFlWithoutSoloClientsHasNoFiniteEpsilon) {
+  pld::CentralBinarySetting s;
+  s.clients = 4;
+  s.solo = 0;
+  s.q_lo = R("1/4");
+  s.q_hi = R("3/4");
+  s.coordinates = 3;
+  s.shared_bits = 3;
+  s.pairs = pld::PairScheme::kCoq;
+  const pld::CentralResult r = pld::CentralBinaryEpsilon(s, R("1e-3"));
+  EXPECT_FALSE(r.epsilon.hi);
+  EXPECT_FALSE(r.epsilon.lo);
+  ASSERT_EQ(r.lower.size(), 1u);
+  EXPECT_FALSE(r.lower[0].epsilon.lo) << "the realisable CoQ pair must certify +inf";
 }
 
 TEST(PldCentralDropout, LdpFlEnclosureIsConsistentWithBruteForceOverEveryConfiguration) {

@@ -50,6 +50,12 @@ PmfPair DominatingEnvelope(const std::vector<PmfPair>& pairs);
 // δ_j(x) for a pmf pair at x ≥ 0, exact.
 Rational HockeyStick(const PmfPair& pair, const Rational& x);
 
+// The pair quantizer: CorBinQ (corbin-fl, augcorbin-fl; seed 000 Alg. 2) or CoQ with p_x = 1/2
+// (coq-fl; seed 001). Only the lower end depends on it (the exact joint pmf of a realisable
+// pair); the upper end's paired candidate holds for any pair whose partner's message law does
+// not depend on the target's input, which is true of both (their marginals are LDPQ).
+enum class PairScheme { kCorBinQ, kCoq };
+
 struct CentralBinarySetting {
   long clients = 0;         // n ≥ 1
   long solo = 0;            // s ∈ [0, n]: LDPQ clients (ldp-fl: n; augcorbin-fl: its solo count; corbin-fl: 0)
@@ -58,6 +64,7 @@ struct CentralBinarySetting {
   std::uint64_t rounds = 1;       // T
   int shared_bits = 0;            // d of CorBinQ (0: unknown; only the lower bound uses it)
   Rational dropout = 0;           // P(a client is absent in a round), in [0, 1); see "Dropout" below
+  PairScheme pairs = PairScheme::kCorBinQ;
 };
 
 // Every candidate pair above (both directions), before the envelope: the union of
@@ -84,11 +91,13 @@ PmfPair CentralCoordinatePair(const CentralBinarySetting& setting);
 // Pairs an adversary can actually realise per coordinate (every other input fixed), whose m·T-fold
 // composition therefore bounds the worst-case ε from below:
 //  * solo target, the others all at one end (a = 0 and a = s − 1), exactly as above;
-//  * paired target with its partner at the centre (q2 = 1/2, t2 = 2^{d−1}, f2 = 0) and every
-//    other solo client at q_hi, when 2^d (q_hi − 1/2) ≥ 1 and 2^d (1/2 − q_lo) ≥ 1 (then t1 > t2
-//    at q_hi and t1 < t2 at q_lo, spec 000 §4.2 table): the pair's "+" count is 1 or 2 w.p.
-//    3/2 − q_hi, q_hi − 1/2 against 0 or 1 w.p. 1/2 − q_lo, 1/2 + q_lo, plus the solo count.
-//    Its top value is reached only under the first input: an infinite loss with probability
+//  * paired target with its partner at the centre (q2 = 1/2), every other solo client at q_hi and
+//    every other pair at the centre (whose sum is then exactly one "+": checked on the exact
+//    joint pmf, else no paired configuration is used), d ∈ [1, 62]: the pair's "+" count from the
+//    exact joint pmf (CorBinQ: spec 000 §4.2; CoQ: spec 001 D3), its two roles averaged (the
+//    observer of the aggregate does not see roles), plus the solo count. When 2^d (q_hi − 1/2) ≥ 1
+//    and 2^d (1/2 − q_lo) ≥ 1 the count is 1 or 2 w.p. 3/2 − q_hi, q_hi − 1/2 against 0 or 1, and
+//    its top value is reached only under the first input: an infinite loss with probability
 //    (q_hi − 1/2)·q_hi^s per coordinate.
 std::vector<PldPair> CentralAchievablePairs(const CentralBinarySetting& setting, const GridOptions& grid);
 
