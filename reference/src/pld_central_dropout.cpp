@@ -98,6 +98,10 @@ namespace detail {
 
 CentralResult CentralDropoutEpsilon(const CentralBinarySetting& s, const Rational& delta, const AccountOptions& options,
                                     bool with_lower) {
+  if (!(s.q_lo > 0 && s.q_lo <= Rational(1, 2))) throw InvalidArgument("q_lo", "must be in (0, 1/2], got " + EchoValue(s.q_lo));
+  if (!(s.q_hi >= Rational(1, 2) && s.q_hi < 1)) throw InvalidArgument("q_hi", "must be in [1/2, 1), got " + EchoValue(s.q_hi));
+  if (s.shared_bits < 0 || s.shared_bits > 64)
+    throw InvalidArgument("shared_bits", "must be in [0, 64], got " + std::to_string(s.shared_bits));
   const std::vector<DropoutPattern> patterns = DropoutPatterns(s);
   const std::uint64_t m = s.coordinates;
   Rational absent = 0;
