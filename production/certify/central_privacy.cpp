@@ -107,6 +107,34 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
   return g;
 }
 
+nlohmann::json TightLocalLaplaceGuarantee(const Rational& t, long grid_steps, std::uint64_t parameters,
+                                          std::uint64_t rounds, const Rational& delta, const std::string& observer) {
+  nlohmann::json g;
+  g["notion"] = kTightLocalNotion;
+  g["unit"] = "one client's whole update over all rounds (m T = " + std::to_string(parameters * rounds) +
+              " parameter releases)";
+  g["adjacency"] = "any two sequences of update vectors (every coordinate clipped to its layer's range)";
+  g["observer"] = observer;
+  g["composition"] = "PLD of the discrete Laplace L_Z(t) shifted by N = " + std::to_string(grid_steps) +
+                     " grid steps (the exact law the code samples), composed over the m T releases: the tight "
+                     "version of basic composition's m T epsilon_p";
+  const std::uint64_t k = parameters * rounds;
+  if (k < 1 || k > 1000000000ull) {
+    g["applies"] = false;
+    g["epsilon_lo"] = nullptr;
+    g["epsilon_hi"] = nullptr;
+    g["reason"] = "not computed: m T must be in [1, 1e9]";
+    return g;
+  }
+  const ref::pld::AccountResult r = ref::pld::EpsilonOfComposition(
+      [&](const ref::pld::GridOptions& grid) { return ref::pld::DiscreteLaplacePld(t, grid_steps, grid); }, k, delta);
+  g["epsilon_lo"] = EpsText(r.epsilon.lo, false);
+  g["epsilon_hi"] = EpsText(r.epsilon.hi, true);
+  g["delta"] = ref::ToDecimalStringUp(delta, kCentralDigits);
+  g["applies"] = true;
+  return g;
+}
+
 }  // namespace dpfl::certify::internal
 
 namespace dpfl::certify {

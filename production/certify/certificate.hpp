@@ -62,7 +62,8 @@ fl::TrainConfig TrainConfigFromJson(const nlohmann::json& configuration);
 // The privacy section recomputed from the configuration and the broadcast (c, r) of each
 // round. `configuration` needs mechanism, eps_p, d, gamma, delta, delta_u, dropout, clients,
 // parameters (and lambda_grid, optional); `layers[t]` = {"c": [hex doubles], "r": [...]}.
-// `tight_central` = false leaves the last guarantee as {"notion": …, "not_computed": true}.
+// `tight_central` = false leaves the PLD rows (tight central; laplace's tight local) as
+// {"notion": …, "not_computed": true}.
 nlohmann::json ComputePrivacy(const nlohmann::json& configuration, const nlohmann::json& rounds,
                               bool tight_central = true);
 

@@ -80,4 +80,12 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
                                      const Rational& q_lo, const Rational& q_hi, const std::string& unit,
                                      const std::string& observer);
 
+inline constexpr const char* kTightLocalNotion =
+    "tight (epsilon, delta) of a client's whole participation from a privacy loss distribution";
+// The laplace baseline's tight local guarantee (central_privacy.cpp): the m·T-fold composition of
+// the discrete Laplace L_Z(t) with shift N (the grid sensitivity) at δ_u, from the reference's
+// PLD accountant; against the server, which sees every message.
+nlohmann::json TightLocalLaplaceGuarantee(const Rational& t, long grid_steps, std::uint64_t parameters,
+                                          std::uint64_t rounds, const Rational& delta, const std::string& observer);
+
 }  // namespace dpfl::certify::internal

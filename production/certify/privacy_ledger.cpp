@@ -320,6 +320,16 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
     } else {
       g.push_back({{"notion", kTightCentralNotion}, {"not_computed", true}});
     }
+    if (kind == fl::MechanismKind::kLaplace) {
+      if (tight_central) {
+        const fl::DiscreteNoiseLaw law = fl::DiscreteNoiseLawFor(TrainConfigFromJson(cfg).mechanism);
+        g.push_back(TightLocalLaplaceGuarantee(ref::ParseRational(fl::ToString(law.laplace_scale), "t"),
+                                               static_cast<long>(law.grid_steps), U64(cfg, "parameters"),
+                                               static_cast<std::uint64_t>(T), Exact(Num(cfg, "delta_u")), kLocalObserver));
+      } else {
+        g.push_back({{"notion", kTightLocalNotion}, {"not_computed", true}});
+      }
+    }
   }
   out["guarantees"] = g;
   out["releases"] = Releases(cfg);

@@ -178,13 +178,17 @@ Verification VerifyCertificate(const nlohmann::json& cert, const VerifyOptions& 
     // Privacy ledger and guarantees, recomputed with the reference.
     nlohmann::json recomputed = ComputePrivacy(cfg, ranges, options.recompute_tight_central);
     const nlohmann::json& privacy = Field(cert, "privacy");
-    if (!options.recompute_tight_central && recomputed.contains("guarantees") && !recomputed["guarantees"].empty() &&
-        recomputed["guarantees"].back().value("not_computed", false)) {
-      // Copy the certificate's row (if it has one where the recomputation has it) and say so.
+    if (!options.recompute_tight_central && recomputed.contains("guarantees")) {
+      // Copy the certificate's PLD rows (where the recomputation has them) and say so.
       const nlohmann::json& given = privacy.is_object() ? privacy.value("guarantees", nlohmann::json()) : nlohmann::json();
-      if (given.is_array() && given.size() == recomputed["guarantees"].size())
-        recomputed["guarantees"].back() = given.back();
-      v.not_checked.push_back("tight central guarantee (not recomputed: recompute_tight_central is off)");
+      nlohmann::json& rows = recomputed["guarantees"];
+      bool any = false;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!rows[i].is_object() || !rows[i].value("not_computed", false)) continue;
+        any = true;
+        if (given.is_array() && given.size() == rows.size()) rows[i] = given[i];
+      }
+      if (any) v.not_checked.push_back("tight (PLD) guarantees (not recomputed: recompute_tight_central is off)");
     }
     if (recomputed == privacy) {
       v.checked.push_back("privacy ledger and guarantees recomputed with the reference");

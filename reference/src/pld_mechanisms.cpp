@@ -1,6 +1,8 @@
 // dpfl::ref::pld — mechanism PLDs and the accountant (formulas and sources in pld_mechanisms.hpp).
 #include "dpfl/ref/pld_mechanisms.hpp"
 
+#include "dpfl/ref/discrete_noise.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -202,6 +204,29 @@ class SubsampledLaplaceLaw final : public LossLaw {
   bool remove_;
 };
 
+// The discrete Laplace L_Z(t) shifted by N ∈ ℤ (P = N + Z, Q = Z): the loss at y is
+// (|y| − |y − N|)/t, −N/t for y ≤ 0, (2y − N)/t in between, N/t for y ≥ N; it is at most s iff
+// y ≤ ⌊(s t + N)/2⌋, so the distribution function is one tail of L_Z(t) (discrete_noise.hpp).
+class DiscreteLaplaceLaw final : public LossLaw {
+ public:
+  DiscreteLaplaceLaw(Rational t, long shift) : t_(std::move(t)), shift_(shift) {}
+  Enclosure Cdf(const Rational& s, mpfr_prec_t prec) const override {
+    const Rational eps0 = Rational(shift_) / t_;
+    if (s < -eps0) return Enclosure(prec, 0L);
+    if (s >= eps0) return Enclosure(prec, 1L);
+    const Int y_max = FloorInt(Rational((s * t_ + shift_) / 2));  // in [0, N − 1]
+    return Rational(1) - DiscreteLaplaceUpperTail(t_, Int(y_max - shift_ + 1), prec);
+  }
+  std::pair<double, double> Range(double) const override {
+    const double e0 = (Rational(shift_) / t_).convert_to<double>();
+    return {-e0 - 1e-9, e0 + 1e-9};
+  }
+
+ private:
+  Rational t_;
+  long shift_;
+};
+
 PldPair FromLaws(const LossLaw& forward, const LossLaw* backward, const GridOptions& grid) {
   PldPair out;
   out.forward = FromLossLaw(forward, grid.step, grid.tail, grid.prec);
@@ -358,6 +383,13 @@ AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::
 }
 
 }  // namespace
+
+PldPair DiscreteLaplacePld(const Rational& t, long shift, const GridOptions& grid) {
+  if (!(t > 0)) throw InvalidArgument("t", "must be > 0, got " + EchoValue(t));
+  if (shift < 1) throw InvalidArgument("sensitivity", "must be an integer >= 1, got " + std::to_string(shift));
+  const DiscreteLaplaceLaw law(t, shift);  // symmetric: the backward pair is a relabelling
+  return FromLaws(law, nullptr, grid);
+}
 
 PldPair QuantizedGaussianPld(const QuantizedGaussianParams& params, const GridOptions& grid) {
   ValidateQuantizedGaussian(params);

@@ -177,6 +177,23 @@ TEST(CertificatePrivacy, TightCentralRowWithDropoutIsTheMixture) {
   EXPECT_LE(hi - lo, 0.02 * hi) << "the enclosure should be tight";
 }
 
+// The laplace baseline is pure ε_p-LDP per parameter; over m T = 2000 releases basic composition
+// gives 2000 ε_p, the PLD of the exact discrete Laplace much less at δ_u = 1e-5.
+TEST(CertificatePrivacy, LaplaceTightLocalRowIsFarBelowBasicComposition) {
+  const json privacy = certify::ComputePrivacy(Configuration("laplace", 4), Ranges(2));
+  const json* tight = FindNotion(privacy, "whole participation");
+  ASSERT_NE(tight, nullptr) << privacy.dump();
+  EXPECT_TRUE(tight->at("applies").get<bool>());
+  const double lo = std::stod(tight->at("epsilon_lo").get<std::string>());
+  const double hi = std::stod(tight->at("epsilon_hi").get<std::string>());
+  const double basic = std::stod(privacy.at("guarantees")[3].at("epsilon_hi").get<std::string>());
+  EXPECT_NEAR(basic, 2000.0, 1e-6);
+  EXPECT_GT(lo, 0);
+  EXPECT_LE(lo, hi);
+  EXPECT_LT(hi, 0.9 * basic) << tight->dump();
+  EXPECT_LE(hi - lo, 0.02 * hi);
+}
+
 TEST(CertificateConfig, MappingAndTypedErrors) {
   json cfg = Configuration("corbin-fl", 4);
   const dpfl::fl::TrainConfig c = certify::TrainConfigFromJson(cfg);

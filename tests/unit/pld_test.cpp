@@ -11,6 +11,7 @@
 #include <random>
 
 #include "dpfl/ref/accountant.hpp"
+#include "dpfl/ref/discrete_noise.hpp"
 #include "dpfl/ref/gaussian.hpp"
 #include "dpfl/ref/pld_mechanisms.hpp"
 #include "dpfl/ref/randomized_response.hpp"
@@ -423,4 +424,44 @@ TEST(PldFromPmfEnclosures, SumsThatCannotBeOneAndBadShapesAreNamed) {
   names([&] { pld::FromPmfEnclosures(one, half, R("1/64")); }, "q");
   names([&] { pld::FromPmfEnclosures(one, {Enclosure(64, R("1"))}, R("1/64")); }, "q");
   names([&] { pld::FromPmfEnclosures(one, one, R("0")); }, "step");
+}
+
+// ---- the discrete Laplace baseline ----------------------------------------------------------
+// One release of k + Z, Z ~ L_Z(t), shift N: δ(ε) = Σ_y (P(y) − e^ε Q(y))_+ summed here from the
+// pmf enclosures over |y| ≤ 400 (the rest is below e^{−400/t}, added as a bracket), an oracle
+// independent of the loss law's tails.
+TEST(PldDiscreteLaplace, OneReleaseMatchesThePmfSumAndComposesBelowPureEpsilon) {
+  namespace dref = dpfl::ref;
+  const Rational t = R("5/2");
+  const long N = 5;  // ε0 = N/t = 2
+  for (const char* e : {"0", "0.5", "1.5"}) {
+    const Rational eps = R(e);
+    const Enclosure x = dref::ExpQ(128, eps);
+    Enclosure sum(128, 0L);
+    for (long y = -400; y <= 400; ++y) {
+      const Enclosure p = dref::DiscreteLaplacePmf(t, dref::Int(y - N), 128);
+      const Enclosure q = dref::DiscreteLaplacePmf(t, dref::Int(y), 128);
+      const Interval d = dref::ToInterval(p - x * q);
+      if (d.lo() > 0) sum = sum + (p - x * q);
+      else if (d.hi() > 0) ADD_FAILURE() << "undecided sign at y = " << y;
+    }
+    const Interval oracle = dref::ToInterval(sum);
+    const Rational tail = R("1e-60");  // 2·P(|Z| > 395) < 1e-60 at t = 5/2
+    const pld::DeltaBounds b = pld::DeltaForEpsilon(pld::DiscreteLaplacePld(t, N, Grid(R("1/1024"))).forward, eps);
+    EXPECT_LE(b.lo, oracle.hi() + tail) << "eps " << e;
+    EXPECT_GE(b.hi, oracle.lo()) << "eps " << e;
+    EXPECT_LE(b.hi - b.lo, R("0.01")) << "eps " << e;
+  }
+  // Pure ε0-DP is dominated by randomized response with the same ε0 (Kairouz, Oh, Viswanath 2015,
+  // Thm 3.3): RR with p = 0.881 (ln(0.881/0.119) = 2.0020 > ε0) composed 50 times bounds it.
+  const pld::AccountResult r =
+      pld::EpsilonOfComposition([&](const pld::GridOptions& g) { return pld::DiscreteLaplacePld(t, N, g); }, 50, R("1e-6"));
+  const pld::AccountResult rr =
+      pld::EpsilonOfComposition([&](const pld::GridOptions& g) { return pld::RandomizedResponsePld(R("0.881"), g); }, 50,
+                                R("1e-6"));
+  ASSERT_TRUE(r.epsilon.lo && r.epsilon.hi && rr.epsilon.hi);
+  EXPECT_LE(*r.epsilon.lo, *rr.epsilon.hi);
+  EXPECT_LT(*r.epsilon.hi, R("100")) << "basic composition gives 100";
+  EXPECT_THROW(pld::DiscreteLaplacePld(R("0"), 3, Grid(R("1/64"))), dpfl::InvalidArgument);
+  EXPECT_THROW(pld::DiscreteLaplacePld(R("1"), 0, Grid(R("1/64"))), dpfl::InvalidArgument);
 }

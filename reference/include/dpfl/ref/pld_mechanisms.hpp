@@ -55,6 +55,12 @@ PldPair TwoPmfPld(const std::vector<Rational>& p, const std::vector<Rational>& q
 PldPair SubsampledTwoPmfPld(const std::vector<Rational>& p, const std::vector<Rational>& q,
                             const Rational& q_sample, const GridOptions& grid);
 
+// The discrete Laplace mechanism of dpfl's laplace baseline: k + Z, Z ~ L_Z(t) (P(z) ∝ e^{−|z|/t}),
+// shift `shift` ∈ ℤ (the grid sensitivity N), exact loss law from the discrete tails; symmetric,
+// so one PLD serves both directions. Pure (N/t)-DP; the PLD gives the tight (ε, δ) under
+// composition. Names "t" (≤ 0), "sensitivity" (< 1).
+PldPair DiscreteLaplacePld(const Rational& t, long shift, const GridOptions& grid);
+
 // Seed 003's quantized Gaussian (quantized_gaussian.hpp, Lemma 2): the pair (P_{C/2}, P_{−C/2}) of
 // one coordinate, pmfs enclosed to 2^-80 relative. The levels are symmetric about 0, so the
 // backward pair is a relabelling of the forward one and one PLD serves both directions. That pair
