@@ -74,7 +74,7 @@ nlohmann::json ComputePrivacy(const nlohmann::json& configuration, const nlohman
 // relative step 5e-3) whose predicted ε_hi ≤ E; stop: the largest number of rounds ≤ the
 // configured one whose ε_hi ≤ E at the configured eps_p. The prediction uses the intended
 // probabilities E/(1+E) enclosed outward (the certificate then reports the implemented ones).
-// ldp-fl, augcorbin-fl, corbin-fl without dropout; InvalidArgument "--target-epsilon" otherwise
+// ldp-fl, augcorbin-fl, corbin-fl, coq-fl, with or without dropout; InvalidArgument "--target-epsilon" otherwise
 // or when no setting meets the target (e.g. +inf at every eps_p: too few solo clients).
 struct TargetPlan {
   std::string mode;        // "calibrate" or "stop"
