@@ -30,6 +30,24 @@ Rational ImplementedDropout(double p) {
   return Rational(ref::FloorInt(Rational(Exact(p) * two64))) / two64;
 }
 
+// The run's setting for the central PLD (pld_central.hpp) without the probabilities at the clipping
+// ends and the rounds, which the callers set: clients, solo count (as DrawAssignment picks it),
+// m, d, the pair scheme and the implemented dropout.
+ref::pld::CentralBinarySetting SettingFromConfig(const nlohmann::json& cfg, fl::MechanismKind kind) {
+  const auto n = static_cast<std::uint32_t>(U64(cfg, "clients", std::numeric_limits<std::uint32_t>::max()));
+  fl::MechanismConfig mc;
+  mc.kind = kind;
+  mc.gamma = Num(cfg, "gamma");
+  ref::pld::CentralBinarySetting s;
+  s.clients = n;
+  s.solo = protocol::SoloCount(n, fl::EffectiveGamma(mc));
+  s.coordinates = U64(cfg, "parameters");
+  s.shared_bits = fl::UsesPairs(kind) ? Int(cfg, "d") : 0;
+  s.pairs = kind == fl::MechanismKind::kCoqFl ? ref::pld::PairScheme::kCoq : ref::pld::PairScheme::kCorBinQ;
+  s.dropout = ImplementedDropout(Num(cfg, "dropout"));
+  return s;
+}
+
 std::string EpsText(const std::optional<Rational>& e, bool upper) {
   if (!e) return "inf";
   return upper ? ref::ToDecimalStringUp(*e, kCentralDigits) : ref::ToDecimalStringDown(*e, kCentralDigits);
@@ -47,11 +65,9 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
   g["observer"] = observer;
   const double dropout = Num(cfg, "dropout");
   const bool binary_central = CentralModelled(kind);
-  const auto n = static_cast<std::uint32_t>(U64(cfg, "clients", std::numeric_limits<std::uint32_t>::max()));
-  fl::MechanismConfig mc;
-  mc.kind = kind;
-  mc.gamma = Num(cfg, "gamma");
-  const std::uint32_t solo = binary_central ? protocol::SoloCount(n, fl::EffectiveGamma(mc)) : 0;
+  ref::pld::CentralBinarySetting s;
+  if (binary_central) s = SettingFromConfig(cfg, kind);
+  const long solo = s.solo;
   if (!binary_central || solo > ref::pld::kCentralMaxSolo) {
     g["composition"] = "-";
     g["epsilon_lo"] = nullptr;
@@ -65,16 +81,9 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
                                         " solo clients (the exact Poisson-binomial envelope is limited to that)";
     return g;
   }
-  ref::pld::CentralBinarySetting s;
-  s.clients = n;
-  s.solo = solo;
   s.q_lo = q_lo;
   s.q_hi = q_hi;
-  s.coordinates = U64(cfg, "parameters");
   s.rounds = rounds;
-  s.shared_bits = fl::UsesPairs(kind) ? Int(cfg, "d") : 0;
-  s.pairs = kind == fl::MechanismKind::kCoqFl ? ref::pld::PairScheme::kCoq : ref::pld::PairScheme::kCorBinQ;
-  s.dropout = ImplementedDropout(dropout);
   const Rational delta = Exact(Num(cfg, "delta_u"));
   const ref::pld::CentralResult r = ref::pld::CentralBinaryEpsilon(s, delta);
   if (dropout > 0) {
@@ -147,17 +156,7 @@ TargetPlan PlanTargetEpsilon(const nlohmann::json& cfg, double target, bool cali
   if (!CentralModelled(kind))
     throw InvalidArgument("--target-epsilon", "supported for ldp-fl, augcorbin-fl, corbin-fl and coq-fl (the mechanisms "
                                               "whose aggregate the PLD accountant models), not for " + Str(cfg, "mechanism"));
-  const auto n = static_cast<std::uint32_t>(U64(cfg, "clients", std::numeric_limits<std::uint32_t>::max()));
-  fl::MechanismConfig mc;
-  mc.kind = kind;
-  mc.gamma = Num(cfg, "gamma");
-  ref::pld::CentralBinarySetting s;
-  s.clients = n;
-  s.solo = protocol::SoloCount(n, fl::EffectiveGamma(mc));
-  s.coordinates = U64(cfg, "parameters");
-  s.shared_bits = fl::UsesPairs(kind) ? Int(cfg, "d") : 0;
-  s.pairs = kind == fl::MechanismKind::kCoqFl ? ref::pld::PairScheme::kCoq : ref::pld::PairScheme::kCorBinQ;
-  s.dropout = ImplementedDropout(Num(cfg, "dropout"));
+  ref::pld::CentralBinarySetting s = SettingFromConfig(cfg, kind);
   const Rational delta = Exact(Num(cfg, "delta_u"));
   const Rational goal = Exact(target) * (1 - Rational(1, 1000000000));  // room for the implemented thresholds
   TargetPlan plan;

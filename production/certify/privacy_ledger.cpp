@@ -154,13 +154,16 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
   nlohmann::json noise_law;
   Interval noise_eps(0);
   Rational noise_delta_hi = 0;
+  Rational laplace_t;     // laplace: the scale t and the grid steps N, for the tight local row
+  long grid_steps = 0;
   if (kind == fl::MechanismKind::kLaplace || kind == fl::MechanismKind::kGaussian) {
     fl::MechanismConfig mc = TrainConfigFromJson(cfg).mechanism;
     const fl::DiscreteNoiseLaw law = fl::DiscreteNoiseLawFor(mc);
-    const Rational N(static_cast<long>(law.grid_steps));
+    grid_steps = static_cast<long>(law.grid_steps);
+    const Rational N(grid_steps);
     if (kind == fl::MechanismKind::kLaplace) {
-      const Rational t = ref::ParseRational(fl::ToString(law.laplace_scale), "t");
-      noise_eps = Interval(ref::DiscreteLaplaceEpsilon(t, N));
+      laplace_t = ref::ParseRational(fl::ToString(law.laplace_scale), "t");
+      noise_eps = Interval(ref::DiscreteLaplaceEpsilon(laplace_t, N));
       noise_law = {{"law", "discrete Laplace on the grid, P(z) proportional to exp(-|z|/t)"}, {"grid_steps", law.grid_steps},
                    {"t", fl::ToString(law.laplace_scale)}};
     } else {
@@ -322,10 +325,8 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
     }
     if (kind == fl::MechanismKind::kLaplace) {
       if (tight_central) {
-        const fl::DiscreteNoiseLaw law = fl::DiscreteNoiseLawFor(TrainConfigFromJson(cfg).mechanism);
-        g.push_back(TightLocalLaplaceGuarantee(ref::ParseRational(fl::ToString(law.laplace_scale), "t"),
-                                               static_cast<long>(law.grid_steps), U64(cfg, "parameters"),
-                                               static_cast<std::uint64_t>(T), Exact(Num(cfg, "delta_u")), kLocalObserver));
+        g.push_back(TightLocalLaplaceGuarantee(laplace_t, grid_steps, U64(cfg, "parameters"), static_cast<std::uint64_t>(T),
+                                               Exact(Num(cfg, "delta_u")), kLocalObserver));
       } else {
         g.push_back({{"notion", kTightLocalNotion}, {"not_computed", true}});
       }

@@ -96,12 +96,32 @@ double GridMeasure::Total() const {
   return s;
 }
 
-Pld FromPmfs(const std::vector<Rational>& p, const std::vector<Rational>& q, const Rational& step, mpfr_prec_t prec) {
+namespace {
+void ValidatePmfShape(std::size_t p_size, std::size_t q_size, const Rational& step) {
   ValidateStep(step);
-  if (p.empty()) throw InvalidArgument("p", "the pmf is empty");
-  if (p.size() != q.size())
-    throw InvalidArgument("q", "p and q must have the same length (" + std::to_string(p.size()) + " vs " +
-                                   std::to_string(q.size()) + ")");
+  if (p_size == 0) throw InvalidArgument("p", "the pmf is empty");
+  if (p_size != q_size)
+    throw InvalidArgument("q", "p and q must have the same length (" + std::to_string(p_size) + " vs " +
+                                   std::to_string(q_size) + ")");
+}
+
+// The two measures from sparse accumulators of `terms` outward-rounded masses each. Accumulated
+// doubles: += rounds; rather than nudging each entry by one ulp per contribution, re-round: each
+// entry is a sum of ≤ terms non-negative terms, relative error ≤ γ_terms.
+Pld PmfPld(Sparse& up, Sparse& lo, std::size_t terms, const Rational& step, double inf_up, double inf_lo) {
+  const double g = Gamma(static_cast<double>(terms + 2));
+  for (auto& [k, v] : up) v = std::nextafter(v * (1 + g), HUGE_VAL);
+  for (auto& [k, v] : lo) v = std::nextafter(v * (1 - g), 0.0);
+  Pld out;
+  out.step = step;
+  out.upper = Densify(up, inf_up);
+  out.lower = Densify(lo, inf_lo);
+  return out;
+}
+}  // namespace
+
+Pld FromPmfs(const std::vector<Rational>& p, const std::vector<Rational>& q, const Rational& step, mpfr_prec_t prec) {
+  ValidatePmfShape(p.size(), q.size(), step);
   Rational sp = 0, sq = 0;
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (p[i] < 0) throw InvalidArgument("p", "entry " + std::to_string(i) + " is negative: " + EchoValue(p[i]));
@@ -124,16 +144,7 @@ Pld FromPmfs(const std::vector<Rational>& p, const std::vector<Rational>& q, con
     up[CeilDiv(loss.hi(), step)] += UpD(mass);
     lo[FloorDiv(loss.lo(), step)] += DownD(mass);
   }
-  // Accumulated doubles: += rounds; nudge each entry outward by one ulp per contribution is
-  // overkill — instead re-round: each entry is a sum of ≤ |p| terms, relative error ≤ γ_|p|.
-  const double g = Gamma(static_cast<double>(p.size() + 2));
-  for (auto& [k, v] : up) v = std::nextafter(v * (1 + g), HUGE_VAL);
-  for (auto& [k, v] : lo) v = std::nextafter(v * (1 - g), 0.0);
-  Pld out;
-  out.step = step;
-  out.upper = Densify(up, UpD(inf));
-  out.lower = Densify(lo, DownD(inf));
-  return out;
+  return PmfPld(up, lo, p.size(), step, UpD(inf), DownD(inf));
 }
 
 namespace {
@@ -144,11 +155,7 @@ double RationalDown(const Rational& x) { return DownD(Enclosure(64, x)); }
 
 Pld FromPmfEnclosures(const std::vector<Enclosure>& p, const std::vector<Enclosure>& q, const Rational& step,
                       mpfr_prec_t prec) {
-  ValidateStep(step);
-  if (p.empty()) throw InvalidArgument("p", "the pmf is empty");
-  if (p.size() != q.size())
-    throw InvalidArgument("q", "p and q must have the same length (" + std::to_string(p.size()) + " vs " +
-                                   std::to_string(q.size()) + ")");
+  ValidatePmfShape(p.size(), q.size(), step);
   std::vector<Interval> P, Q;
   for (const auto* side : {&p, &q}) {
     Rational lo = 0, hi = 0;
@@ -182,14 +189,7 @@ Pld FromPmfEnclosures(const std::vector<Enclosure>& p, const std::vector<Enclosu
       lo[FloorDiv(loss_lo, step)] += RationalDown(P[i].lo());
     }
   }
-  const double g = Gamma(static_cast<double>(p.size() + 2));
-  for (auto& [k, v] : up) v = std::nextafter(v * (1 + g), HUGE_VAL);
-  for (auto& [k, v] : lo) v = std::nextafter(v * (1 - g), 0.0);
-  Pld out;
-  out.step = step;
-  out.upper = Densify(up, RationalUp(inf_up));
-  out.lower = Densify(lo, RationalDown(inf_lo));
-  return out;
+  return PmfPld(up, lo, p.size(), step, RationalUp(inf_up), RationalDown(inf_lo));
 }
 
 LossLaw::BinBounds LossLaw::BinMasses(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec) const {
@@ -374,6 +374,7 @@ double WeightD(const Rational& w, bool up) {
   return std::max(0.0, out);
 }
 
+// `w_up`: the weights rounded up, for the lower measure's deficits (subtracting more stays valid).
 GridMeasure MixMeasures(const std::vector<double>& w, const std::vector<const GridMeasure*>& parts, bool up,
                         const std::vector<double>& w_up) {
   std::int64_t lo = 0, hi = 0;  // index range [lo, hi)
@@ -393,14 +394,14 @@ GridMeasure MixMeasures(const std::vector<double>& w, const std::vector<const Gr
     for (std::size_t i = 0; i < m.mass.size(); ++i)
       out.mass[static_cast<std::size_t>(m.offset - lo) + i] += w[j] * m.mass[i];
     out.infinity += w[j] * m.infinity;
-    out.deficit += w_up[j] * m.deficit;
+    if (!up) out.deficit += w_up[j] * m.deficit;  // deficits belong to lower measures only
   }
   // Each entry is a sum of at most J products of non-negative doubles: relative error ≤ γ_{J+1}.
   const double g = Gamma(static_cast<double>(parts.size() + 2));
   auto fix = [&](double& v) { v = up ? std::nextafter(v * (1 + g), HUGE_VAL) : std::max(0.0, v * (1 - 2 * g)); };
   for (double& v : out.mass) fix(v);
   fix(out.infinity);
-  out.deficit = std::nextafter(out.deficit * (1 + g), HUGE_VAL);
+  if (!up) out.deficit = std::nextafter(out.deficit * (1 + g), HUGE_VAL);
   return out;
 }
 }  // namespace
@@ -428,7 +429,6 @@ Pld Mixture(const std::vector<Rational>& weights, const std::vector<Pld>& parts)
   out.step = parts.front().step;
   out.upper = MixMeasures(w_up, ups, true, w_up);
   out.lower = MixMeasures(w_lo, los, false, w_up);
-  out.upper.deficit = 0;  // deficits belong to lower measures only
   return out;
 }
 

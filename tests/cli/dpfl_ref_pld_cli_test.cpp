@@ -186,6 +186,17 @@ TEST(PldCli, ComposeSplitRandomizedResponseIsTheFiveFold) {
   EXPECT_NE(j["adjacency"].get<std::string>().find("replace one"), std::string::npos);
 }
 
+// A binomial entry composed twice is the binomial command with --compositions 2 (both exact
+// pmfs): the two enclosures overlap.
+TEST(PldCli, ComposeBinomialAgreesWithTheBinomialCommand) {
+  const std::string f = WriteFile("compose_binomial.json",
+                                  R"({"mechanisms": [{"mechanism": "binomial", "trials": 10, "p": "1/2", "compositions": 2}]})");
+  const json c = Ok({"pld", "compose", "--file", f, "--epsilon", "1"});
+  const json b = Ok({"pld", "binomial", "--trials", "10", "--p", "1/2", "--compositions", "2", "--epsilon", "1"});
+  EXPECT_LE(R(c["delta_lo"].get<std::string>()), R(b["delta_hi"].get<std::string>()));
+  EXPECT_LE(R(b["delta_lo"].get<std::string>()), R(c["delta_hi"].get<std::string>()));
+}
+
 class PldBadInput : public ::testing::TestWithParam<BadInput> {};
 TEST_P(PldBadInput, ExitsTwoWithOneLineNamingTheFlag) { dpfl::testing::ExpectRejected(DPFL_REF_BINARY, GetParam()); }
 
@@ -240,6 +251,9 @@ std::vector<BadInput> Cases() {
        compose("c7.json", R"({"mechanisms": [{"mechanism": "randomized-response", "p": "3/4"},
                                              {"mechanism": "gaussian", "sigma": 1, "sampling_rate": "0.1"}]})"),
        "--file"},
+      {"compose_binomial_shift",
+       compose("c11.json", R"({"mechanisms": [{"mechanism": "binomial", "trials": 4, "p": "1/2", "sensitivity": 5}]})"),
+       "sensitivity"},
       {"compose_sigma_zero", compose("c8.json", R"({"mechanisms": [{"mechanism": "gaussian", "sigma": 0}]})"), "sigma"},
       {"compose_pmf_not_summing",
        compose("c9.json", R"({"mechanisms": [{"mechanism": "pmf", "p": ["1/2"], "q": ["1"]}]})"), "p"},

@@ -287,14 +287,21 @@ pld::CentralResult CheckAgainstBruteForce(const BruteForce& bf, const Rational& 
   return r;
 }
 
-TEST(PldCentralDropout, CorBinFlEnclosureIsConsistentWithBruteForceOverEveryConfiguration) {
+// The brute-force settings of the tests below: ends 1/4 and 3/4 (E = 3), d = 2.
+BruteForce Fixture(long n, long solo, const Rational& p, bool coq = false) {
   BruteForce bf;
-  bf.n = 4;
-  bf.solo = 0;
+  bf.n = n;
+  bf.solo = solo;
   bf.d = 2;
-  bf.p = R("1/4");
+  bf.coq = coq;
+  bf.p = p;
   bf.q_lo = R("1/4");
   bf.q_hi = R("3/4");
+  return bf;
+}
+
+TEST(PldCentralDropout, CorBinFlEnclosureIsConsistentWithBruteForceOverEveryConfiguration) {
+  const BruteForce bf = Fixture(4, 0, R("1/4"));
   // δ = 3/4: a finite upper end (the centre configuration leaks less than that even at ε = 0).
   const pld::CentralResult wide = CheckAgainstBruteForce(bf, R("0.75"), 2);
   EXPECT_TRUE(wide.epsilon.hi);
@@ -304,14 +311,7 @@ TEST(PldCentralDropout, CorBinFlEnclosureIsConsistentWithBruteForceOverEveryConf
 }
 
 TEST(PldCentralDropout, CoqFlEnclosureIsConsistentWithBruteForceOverEveryConfiguration) {
-  BruteForce bf;
-  bf.n = 4;
-  bf.solo = 0;
-  bf.d = 2;
-  bf.coq = true;
-  bf.p = R("1/4");
-  bf.q_lo = R("1/4");
-  bf.q_hi = R("3/4");
+  const BruteForce bf = Fixture(4, 0, R("1/4"), true);
   EXPECT_TRUE(CheckAgainstBruteForce(bf, R("0.75"), 2).epsilon.hi);
   const pld::CentralResult narrow = CheckAgainstBruteForce(bf, R("0.05"), 2);
   EXPECT_TRUE(!narrow.epsilon.lo || *narrow.epsilon.lo > 0);
@@ -337,12 +337,7 @@ TEST(PldCentral, CoqFlWithoutSoloClientsHasNoFiniteEpsilon) {
 }
 
 TEST(PldCentralDropout, LdpFlEnclosureIsConsistentWithBruteForceOverEveryConfiguration) {
-  BruteForce bf;
-  bf.n = 3;
-  bf.solo = 3;
-  bf.p = R("1/3");
-  bf.q_lo = R("1/4");
-  bf.q_hi = R("3/4");
+  const BruteForce bf = Fixture(3, 3, R("1/3"));
   const pld::CentralResult r = CheckAgainstBruteForce(bf, R("0.05"), 2);
   ASSERT_TRUE(r.epsilon.lo && r.epsilon.hi);
   EXPECT_GT(*r.epsilon.lo, 0);
