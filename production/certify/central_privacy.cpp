@@ -11,6 +11,7 @@
 #include "dpfl/fl/mechanisms.hpp"
 #include "dpfl/protocol/assignment.hpp"
 #include "dpfl/ref/pld_central.hpp"
+#include "dpfl/ref/pld_mechanisms.hpp"
 
 namespace dpfl::certify::internal {
 namespace {
@@ -48,6 +49,16 @@ ref::pld::CentralBinarySetting SettingFromConfig(const nlohmann::json& cfg, fl::
   return s;
 }
 
+// Why the central row is not computed for a mechanism outside CentralModelled.
+std::string NotModelledReason(fl::MechanismKind kind) {
+  if (kind == fl::MechanismKind::kGaussian || kind == fl::MechanismKind::kLaplace)
+    return "not computed: the implemented aggregate is the mean of each client's message decoded to a float "
+           "(fl::Aggregate), which is not a function of the integer sum of the grid messages, so the PLD of a sum of "
+           "discrete noises would not describe it; the tight local row (whole participation) bounds this observer too";
+  return "not computed: dpfl models the aggregate's PLD for the binary mechanisms ldp-fl, augcorbin-fl, corbin-fl "
+         "and coq-fl only";
+}
+
 std::string EpsText(const std::optional<Rational>& e, bool upper) {
   if (!e) return "inf";
   return upper ? ref::ToDecimalStringUp(*e, kCentralDigits) : ref::ToDecimalStringDown(*e, kCentralDigits);
@@ -74,9 +85,7 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
     g["epsilon_hi"] = nullptr;
     g["delta"] = nullptr;
     g["applies"] = false;
-    g["reason"] = !binary_central ? "not computed: dpfl models the aggregate's PLD for the binary mechanisms ldp-fl, "
-                                    "augcorbin-fl, corbin-fl and coq-fl only (the sum of the clients' discrete Gaussian or "
-                                    "Laplace noises has no exact PLD here yet)"
+    g["reason"] = !binary_central ? NotModelledReason(kind)
                                   : "not computed: more than " + std::to_string(ref::pld::kCentralMaxSolo) +
                                         " solo clients (the exact Poisson-binomial envelope is limited to that)";
     return g;
@@ -116,17 +125,22 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
   return g;
 }
 
-nlohmann::json TightLocalLaplaceGuarantee(const Rational& t, long grid_steps, std::uint64_t parameters,
-                                          std::uint64_t rounds, const Rational& delta, const std::string& observer) {
+nlohmann::json TightLocalNoiseGuarantee(fl::MechanismKind kind, const Rational& scale, long grid_steps,
+                                        std::uint64_t parameters, std::uint64_t rounds, const Rational& delta,
+                                        const std::string& observer) {
+  const bool gauss = kind == fl::MechanismKind::kGaussian;
   nlohmann::json g;
   g["notion"] = kTightLocalNotion;
   g["unit"] = "one client's whole update over all rounds (m T = " + std::to_string(parameters * rounds) +
               " parameter releases)";
   g["adjacency"] = "any two sequences of update vectors (every coordinate clipped to its layer's range)";
-  g["observer"] = observer;
-  g["composition"] = "PLD of the discrete Laplace L_Z(t) shifted by N = " + std::to_string(grid_steps) +
-                     " grid steps (the exact law the code samples), composed over the m T releases: the tight "
-                     "version of basic composition's m T epsilon_p";
+  g["observer"] = observer + "; also anyone who sees only the aggregate (a post-processing of the messages)";
+  g["composition"] = std::string("PLD of the ") +
+                     (gauss ? "discrete Gaussian N_Z(0, sigma2)" : "discrete Laplace L_Z(t)") + " shifted by N = " +
+                     std::to_string(grid_steps) +
+                     " grid steps (the exact law the code samples; the shift N dominates every smaller one), composed "
+                     "over the m T releases: the tight version of basic composition's m T " +
+                     (gauss ? "(epsilon_p, delta)" : "epsilon_p");
   const std::uint64_t k = parameters * rounds;
   if (k < 1 || k > 1000000000ull) {
     g["applies"] = false;
@@ -136,7 +150,11 @@ nlohmann::json TightLocalLaplaceGuarantee(const Rational& t, long grid_steps, st
     return g;
   }
   const ref::pld::AccountResult r = ref::pld::EpsilonOfComposition(
-      [&](const ref::pld::GridOptions& grid) { return ref::pld::DiscreteLaplacePld(t, grid_steps, grid); }, k, delta);
+      [&](const ref::pld::GridOptions& grid) {
+        return gauss ? ref::pld::DiscreteGaussianPld(scale, grid_steps, grid)
+                     : ref::pld::DiscreteLaplacePld(scale, grid_steps, grid);
+      },
+      k, delta);
   g["epsilon_lo"] = EpsText(r.epsilon.lo, false);
   g["epsilon_hi"] = EpsText(r.epsilon.hi, true);
   g["delta"] = ref::ToDecimalStringUp(delta, kCentralDigits);

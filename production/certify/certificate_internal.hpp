@@ -82,10 +82,12 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
 
 inline constexpr const char* kTightLocalNotion =
     "tight (epsilon, delta) of a client's whole participation from a privacy loss distribution";
-// The laplace baseline's tight local guarantee (central_privacy.cpp): the m·T-fold composition of
-// the discrete Laplace L_Z(t) with shift N (the grid sensitivity) at δ_u, from the reference's
-// PLD accountant; against the server, which sees every message.
-nlohmann::json TightLocalLaplaceGuarantee(const Rational& t, long grid_steps, std::uint64_t parameters,
-                                          std::uint64_t rounds, const Rational& delta, const std::string& observer);
+// The gaussian and laplace baselines' tight local guarantee (central_privacy.cpp): the m·T-fold
+// composition of the discrete noise the code samples (N_Z(0, σ²), scale = σ², or L_Z(t),
+// scale = t) with shift N (the grid sensitivity) at δ_u, from the reference's PLD accountant;
+// against the server, which sees every message, and so against every observer.
+nlohmann::json TightLocalNoiseGuarantee(fl::MechanismKind kind, const Rational& scale, long grid_steps,
+                                        std::uint64_t parameters, std::uint64_t rounds, const Rational& delta,
+                                        const std::string& observer);
 
 }  // namespace dpfl::certify::internal

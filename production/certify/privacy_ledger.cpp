@@ -154,7 +154,7 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
   nlohmann::json noise_law;
   Interval noise_eps(0);
   Rational noise_delta_hi = 0;
-  Rational laplace_t;     // laplace: the scale t and the grid steps N, for the tight local row
+  Rational noise_scale;   // laplace t or gaussian σ², and the grid steps N, for the tight local row
   long grid_steps = 0;
   if (kind == fl::MechanismKind::kLaplace || kind == fl::MechanismKind::kGaussian) {
     fl::MechanismConfig mc = TrainConfigFromJson(cfg).mechanism;
@@ -162,12 +162,13 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
     grid_steps = static_cast<long>(law.grid_steps);
     const Rational N(grid_steps);
     if (kind == fl::MechanismKind::kLaplace) {
-      laplace_t = ref::ParseRational(fl::ToString(law.laplace_scale), "t");
-      noise_eps = Interval(ref::DiscreteLaplaceEpsilon(laplace_t, N));
+      noise_scale = ref::ParseRational(fl::ToString(law.laplace_scale), "t");
+      noise_eps = Interval(ref::DiscreteLaplaceEpsilon(noise_scale, N));
       noise_law = {{"law", "discrete Laplace on the grid, P(z) proportional to exp(-|z|/t)"}, {"grid_steps", law.grid_steps},
                    {"t", fl::ToString(law.laplace_scale)}};
     } else {
       const Rational sigma2 = ref::ParseRational(fl::ToString(law.gaussian_sigma2), "sigma2");
+      noise_scale = sigma2;
       noise_eps = Interval(Exact(eps));
       noise_delta_hi = ref::DiscreteGaussianDelta(Exact(eps), sigma2, N, kPrec).hi();
       noise_law = {{"law", "discrete Gaussian on the grid, P(z) proportional to exp(-z^2/(2 sigma2))"},
@@ -323,9 +324,9 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
     } else {
       g.push_back({{"notion", kTightCentralNotion}, {"not_computed", true}});
     }
-    if (kind == fl::MechanismKind::kLaplace) {
+    if (kind == fl::MechanismKind::kLaplace || kind == fl::MechanismKind::kGaussian) {
       if (tight_central) {
-        g.push_back(TightLocalLaplaceGuarantee(laplace_t, grid_steps, U64(cfg, "parameters"), static_cast<std::uint64_t>(T),
+        g.push_back(TightLocalNoiseGuarantee(kind, noise_scale, grid_steps, U64(cfg, "parameters"), static_cast<std::uint64_t>(T),
                                                Exact(Num(cfg, "delta_u")), kLocalObserver));
       } else {
         g.push_back({{"notion", kTightLocalNotion}, {"not_computed", true}});

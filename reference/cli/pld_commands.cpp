@@ -1,4 +1,4 @@
-// dpfl-ref pld {gaussian, laplace, randomized-response, binomial, pmf, quantized-gaussian, compose}: ε(δ) or δ(ε) of a
+// dpfl-ref pld {gaussian, laplace, discrete-gaussian, discrete-laplace, randomized-response, binomial, pmf, quantized-gaussian, compose}: ε(δ) or δ(ε) of a
 // (possibly Poisson-subsampled) mechanism composed K times, from its privacy loss distribution,
 // printed as an outward-rounded enclosure (reference/include/dpfl/ref/pld*.hpp; docs/accounting.md).
 // pld central and pld bench are in pld_central_commands.cpp.
@@ -175,6 +175,38 @@ void RegisterLaplace(CLI::App* group, std::vector<Command>& commands) {
     return RunPld("laplace", params, adj, *a, [&](const pld::GridOptions& g) {
       return Sampled(a->sampling_rate, [&] { return pld::LaplacePld(b, sens, g); },
                      [&](const Rational& q) { return pld::SubsampledLaplacePld(b, sens, q, g); });
+    });
+  }});
+}
+
+// The exact discrete noises of dpfl's gaussian and laplace baselines on their integer grid: k + Z
+// vs k' + Z with |k − k'| ≤ the integer sensitivity N (the pair at shift N dominates the smaller
+// shifts; pld_discrete_gaussian.cpp). No subsampling: the baselines do not subsample.
+void RegisterDiscreteNoise(CLI::App* group, std::vector<Command>& commands, bool gaussian) {
+  auto* app = group->add_subcommand(gaussian ? "discrete-gaussian" : "discrete-laplace",
+                                    gaussian ? "discrete Gaussian N_Z(0, sigma2) shifted by an integer N (dpfl's gaussian "
+                                               "baseline on its grid)"
+                                             : "discrete Laplace L_Z(t) shifted by an integer N (dpfl's laplace baseline "
+                                               "on its grid)");
+  struct Args : PldArgs { std::string scale, sensitivity = "1"; };
+  auto a = std::make_shared<Args>();
+  const std::string flag = gaussian ? "--sigma2" : "--t";
+  app->add_option(flag, a->scale, gaussian ? "variance parameter sigma^2 > 0 (grid units squared; P(z) ~ exp(-z^2/(2 sigma2)))"
+                                           : "scale t > 0 (grid units; P(z) ~ exp(-|z|/t))")
+      ->required();
+  app->add_option("--sensitivity", a->sensitivity, "integer shift N >= 1 in grid units (default 1)");
+  a->Register(app, true);
+  commands.push_back({app, [a, gaussian, flag]() {
+    if (!a->sampling_rate.empty())
+      throw InvalidArgument("--sampling-rate", "not supported for the discrete noises (dpfl's baselines do not subsample)");
+    const Rational scale = ParseFlag(a->scale, flag), sens = ParseFlag(a->sensitivity, "--sensitivity");
+    if (!ref::IsInteger(sens) || sens < 1 || sens > Rational(1L << 40))
+      throw InvalidArgument("--sensitivity", "must be an integer in [1, 2^40], got " + a->sensitivity);
+    const long n = boost::multiprecision::numerator(sens).convert_to<long>();
+    const std::string adj = AdjacencyText(a->adjacency, false, false, true);
+    json params = {{flag.substr(2), a->scale}, {"sensitivity", a->sensitivity}};
+    return RunPld(gaussian ? "discrete-gaussian" : "discrete-laplace", params, adj, *a, [&](const pld::GridOptions& g) {
+      return gaussian ? pld::DiscreteGaussianPld(scale, n, g) : pld::DiscreteLaplacePld(scale, n, g);
     });
   }});
 }
@@ -375,6 +407,8 @@ void RegisterPldCommands(CLI::App& root, std::vector<Command>& commands) {
   AddGroupDispatcher(group, commands);
   RegisterGaussian(group, commands);
   RegisterLaplace(group, commands);
+  RegisterDiscreteNoise(group, commands, true);
+  RegisterDiscreteNoise(group, commands, false);
   RegisterRandomizedResponse(group, commands);
   RegisterBinomial(group, commands);
   RegisterPmf(group, commands);

@@ -64,6 +64,20 @@ TEST(PldCli, GaussianDeltaForEpsilonAndReplaceOneLabel) {
   EXPECT_NE(j["adjacency"].get<std::string>().find("replace one"), std::string::npos);
 }
 
+// The discrete Gaussian at σ = N = 2^15 is the continuous μ = 1 Gaussian up to its lattice (the
+// exact one-release check against Canonne-Kamath-Steinke's closed form is in
+// pld_discrete_gaussian_test); the discrete Laplace at t = N is pure 1-DP, so δ(1) = 0.
+TEST(PldCli, DiscreteNoisesOfTheBaselines) {
+  const json g = Ok({"pld", "discrete-gaussian", "--sigma2", "1073741824", "--sensitivity", "32768", "--compositions",
+                     "4", "--epsilon", "1"});
+  ExpectEncloses(g, "delta_lo", "delta_hi", GaussDelta(1, 2.0), 1e-3);
+  EXPECT_EQ(g["mechanism"], "discrete-gaussian");
+  EXPECT_NE(g["adjacency"].get<std::string>().find("replace one"), std::string::npos);
+  const json l = Ok({"pld", "discrete-laplace", "--t", "64", "--sensitivity", "64", "--epsilon", "1"});
+  EXPECT_EQ(R(l["delta_lo"].get<std::string>()), 0) << l.dump();
+  EXPECT_LE(R(l["delta_hi"].get<std::string>()), R("1e-12")) << l.dump();
+}
+
 TEST(PldCli, CalibrateGaussianAnalyticFromSigma) {
   // σ = 3.7306316348… calibrates ε = 1 at δ = 1e-5 (docs/accounting.md); the inverse must give 1.
   const json j = Ok({"calibrate", "gaussian-analytic", "--sigma", "3.730631634815941832249822575037427818843",
@@ -239,6 +253,12 @@ std::vector<BadInput> Cases() {
       {"cal_sigma_and_eps", WithFlag(ca, "--eps", "1"), "--"},
       {"cal_sigma_zero", WithFlag(ca, "--sigma", "0"), "sigma"},
       {"pld_without_subcommand", {"pld"}, "subcommand"},
+      {"dg_sigma2_zero", {"pld", "discrete-gaussian", "--sigma2", "0", "--sensitivity", "3", "--delta", "1e-5"}, "sigma2"},
+      {"dg_fractional_shift", {"pld", "discrete-gaussian", "--sigma2", "4", "--sensitivity", "2.5", "--delta", "1e-5"},
+       "--sensitivity"},
+      {"dg_sampled", {"pld", "discrete-gaussian", "--sigma2", "4", "--sampling-rate", "0.5", "--delta", "1e-5"},
+       "--sampling-rate"},
+      {"dl_t_negative", {"pld", "discrete-laplace", "--t", "-1", "--delta", "1e-5"}, "t"},
       {"compose_not_json", compose("c1.json", "{mechanisms"), "--file"},
       {"compose_empty", compose("c2.json", R"({"mechanisms": []})"), "--file"},
       {"compose_unknown_mechanism", compose("c3.json", R"({"mechanisms": [{"mechanism": "cauchy"}]})"), "--file"},

@@ -194,6 +194,28 @@ TEST(CertificatePrivacy, LaplaceTightLocalRowIsFarBelowBasicComposition) {
   EXPECT_LE(hi - lo, 0.02 * hi);
 }
 
+// The gaussian baseline is (ε_p, δ)-LDP per parameter (the exact discrete Gaussian at σ ≈ 5·10^6
+// grid steps); the PLD of the m T = 2000 releases at δ_u = 1e-5 is far below basic composition's
+// 2000 ε_p (which also pays 2000 δ). Its central row says why it is not computed.
+TEST(CertificatePrivacy, GaussianTightLocalRowIsFarBelowBasicComposition) {
+  const json privacy = certify::ComputePrivacy(Configuration("gaussian", 4), Ranges(2));
+  const json* tight = FindNotion(privacy, "whole participation");
+  ASSERT_NE(tight, nullptr) << privacy.dump();
+  EXPECT_TRUE(tight->at("applies").get<bool>());
+  EXPECT_NE(tight->at("composition").get<std::string>().find("discrete Gaussian"), std::string::npos);
+  const double lo = std::stod(tight->at("epsilon_lo").get<std::string>());
+  const double hi = std::stod(tight->at("epsilon_hi").get<std::string>());
+  const double basic = std::stod(privacy.at("guarantees")[3].at("epsilon_hi").get<std::string>());
+  EXPECT_GT(lo, 0);
+  EXPECT_LE(lo, hi);
+  EXPECT_LT(hi, 0.2 * basic) << tight->dump();
+  EXPECT_LE(hi - lo, 0.02 * hi);
+  const json* central = FindNotion(privacy, "tight central");
+  ASSERT_NE(central, nullptr);
+  EXPECT_FALSE(central->at("applies").get<bool>());
+  EXPECT_NE(central->at("reason").get<std::string>().find("not a function of the integer sum"), std::string::npos);
+}
+
 TEST(CertificateConfig, MappingAndTypedErrors) {
   json cfg = Configuration("corbin-fl", 4);
   const dpfl::fl::TrainConfig c = certify::TrainConfigFromJson(cfg);

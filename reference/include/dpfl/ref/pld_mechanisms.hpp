@@ -61,6 +61,13 @@ PldPair SubsampledTwoPmfPld(const std::vector<Rational>& p, const std::vector<Ra
 // composition. Names "t" (≤ 0), "sensitivity" (< 1).
 PldPair DiscreteLaplacePld(const Rational& t, long shift, const GridOptions& grid);
 
+// The discrete Gaussian mechanism of dpfl's gaussian baseline: k + Z, Z ~ N_Z(0, σ²)
+// (P(z) ∝ e^{−z²/(2σ²)}), integer shift `shift` (the grid sensitivity N; the pair dominates every
+// shift 0..N, pld_discrete_gaussian.cpp), loss law from the discrete tails and bin masses by
+// direct sums (σ² < 2^20) or the midpoint rule with its bounded error; symmetric, so one PLD
+// serves both directions. Names "sigma2" (≤ 0), "sensitivity" (< 1).
+PldPair DiscreteGaussianPld(const Rational& sigma2, long shift, const GridOptions& grid);
+
 // Seed 003's quantized Gaussian (quantized_gaussian.hpp, Lemma 2): the pair (P_{C/2}, P_{−C/2}) of
 // one coordinate, pmfs enclosed to 2^-80 relative. The levels are symmetric about 0, so the
 // backward pair is a relabelling of the forward one and one PLD serves both directions. That pair
