@@ -171,36 +171,57 @@ TargetPlan PlanTargetEpsilon(const nlohmann::json& cfg, double target, bool cali
   using namespace internal;  // NOLINT
   if (!(target > 0 && std::isfinite(target))) throw InvalidArgument("--target-epsilon", "must be a finite number > 0");
   const fl::MechanismKind kind = fl::ParseMechanism(Str(cfg, "mechanism"));
-  if (!CentralModelled(kind))
-    throw InvalidArgument("--target-epsilon", "supported for ldp-fl, augcorbin-fl, corbin-fl and coq-fl (the mechanisms "
-                                              "whose aggregate the PLD accountant models), not for " + Str(cfg, "mechanism"));
-  ref::pld::CentralBinarySetting s = SettingFromConfig(cfg, kind);
+  const bool noise = kind == fl::MechanismKind::kGaussian || kind == fl::MechanismKind::kLaplace;
+  if (!CentralModelled(kind) && !noise)
+    throw InvalidArgument("--target-epsilon", "supported for ldp-fl, augcorbin-fl, corbin-fl, coq-fl (the tight central "
+                                              "row) and gaussian, laplace (the tight local row), not for " +
+                                                  Str(cfg, "mechanism"));
+  ref::pld::CentralBinarySetting s;
+  if (!noise) s = SettingFromConfig(cfg, kind);
   const Rational delta = Exact(Num(cfg, "delta_u"));
   const Rational goal = Exact(target) * (1 - Rational(1, 1000000000));  // room for the implemented thresholds
   TargetPlan plan;
   plan.mode = calibrate ? "calibrate" : "stop";
+  plan.row = noise ? kTightLocalNotion : kTightCentralNotion;
+  ref::pld::AccountOptions options;
+  options.relative_width = Rational(1, 50);  // coarse is still an upper bound; the certificate refines
   // The predicted upper end at (eps_p, rounds); empty = +inf.
   auto upper = [&](double eps_p, std::uint64_t rounds) -> std::optional<Rational> {
+    ++plan.evaluations;
+    if (progress) progress("target epsilon: accountant run " + std::to_string(plan.evaluations) + " (eps_p " +
+                           std::to_string(eps_p) + ", rounds " + std::to_string(rounds) + ")");
+    if (noise) {  // the exact law production samples at this eps_p (its sigma^2 or t), m·rounds releases
+      fl::MechanismConfig mc = TrainConfigFromJson(cfg).mechanism;
+      mc.eps_p = eps_p;
+      const fl::DiscreteNoiseLaw law = fl::DiscreteNoiseLawFor(mc);
+      const Rational scale = kind == fl::MechanismKind::kGaussian
+                                 ? ref::ParseRational(fl::ToString(law.gaussian_sigma2), "sigma2")
+                                 : ref::ParseRational(fl::ToString(law.laplace_scale), "t");
+      const long n = static_cast<long>(law.grid_steps);
+      return ref::pld::EpsilonOfComposition(
+                 [&](const ref::pld::GridOptions& grid) {
+                   return kind == fl::MechanismKind::kGaussian ? ref::pld::DiscreteGaussianPld(scale, n, grid)
+                                                               : ref::pld::DiscreteLaplacePld(scale, n, grid);
+                 },
+                 U64(cfg, "parameters") * rounds, delta, options)
+          .epsilon.hi;
+    }
     const ref::pld::QuantizedEnds ends = ref::pld::EndsForEpsilon(Exact(eps_p));
     s.q_hi = ends.q_hi;
     s.q_lo = ends.q_lo;
     s.rounds = rounds;
-    ++plan.evaluations;
-    if (progress) progress("target epsilon: accountant run " + std::to_string(plan.evaluations) + " (eps_p " +
-                           std::to_string(eps_p) + ", rounds " + std::to_string(rounds) + ")");
-    ref::pld::AccountOptions options;
-    options.relative_width = Rational(1, 50);  // coarse is still an upper bound; the certificate refines
     return ref::pld::CentralBinaryEpsilon(s, delta, options, false).epsilon.hi;
   };
   auto meets = [&](const std::optional<Rational>& e) { return e && *e <= goal; };
   const std::uint64_t T = U64(cfg, "rounds");
   std::optional<Rational> at;
   if (calibrate) {
-    double lo = 1e-3, hi = 30;
+    // The gaussian law needs sigma^2 < 2^64 grid units (fl::DiscreteNoiseLawFor): eps_p >= 0.01.
+    double lo = kind == fl::MechanismKind::kGaussian ? 1e-2 : 1e-3, hi = 30;
     if (!meets(at = upper(lo, T)))
-      throw InvalidArgument("--target-epsilon", "cannot be met: even eps_p = 0.001 gives a central epsilon of " +
+      throw InvalidArgument("--target-epsilon", "cannot be met: even eps_p = " + std::to_string(lo) + " gives an epsilon of " +
                                                     (at ? ref::ToDecimalStringUp(*at, 8) : std::string("+inf")) +
-                                                    " at these settings (" + std::to_string(s.solo) + " solo clients)");
+                                                    " at these settings" + (noise ? std::string() : " (" + std::to_string(s.solo) + " solo clients)"));
     std::optional<Rational> best = at;
     if (meets(at = upper(hi, T))) {
       lo = hi;

@@ -62,22 +62,25 @@ fl::TrainConfig TrainConfigFromJson(const nlohmann::json& configuration);
 // The privacy section recomputed from the configuration and the broadcast (c, r) of each
 // round. `configuration` needs mechanism, eps_p, d, gamma, delta, delta_u, dropout, clients,
 // parameters (and lambda_grid, optional); `layers[t]` = {"c": [hex doubles], "r": [...]}.
-// `tight_central` = false leaves the PLD rows (tight central; laplace's tight local) as
+// `tight_central` = false leaves the PLD rows (tight central; gaussian's and laplace's tight local) as
 // {"notion": …, "not_computed": true}.
 nlohmann::json ComputePrivacy(const nlohmann::json& configuration, const nlohmann::json& rounds,
                               bool tight_central = true);
 
-// `dpfl train --target-epsilon E`: meet a target for the run's client-level central guarantee (the
-// certificate's "tight central" row, ε(δ_u) of one client in the aggregate over m coordinates and
-// T rounds) before training, from the configuration (mechanism, clients, gamma, d, parameters,
-// rounds, eps_p, delta_u). calibrate: the largest eps_p (bisection in log eps_p over [1e-3, 30],
-// relative step 5e-3) whose predicted ε_hi ≤ E; stop: the largest number of rounds ≤ the
-// configured one whose ε_hi ≤ E at the configured eps_p. The prediction uses the intended
-// probabilities E/(1+E) enclosed outward (the certificate then reports the implemented ones).
-// ldp-fl, augcorbin-fl, corbin-fl, coq-fl, with or without dropout; InvalidArgument "--target-epsilon" otherwise
-// or when no setting meets the target (e.g. +inf at every eps_p: too few solo clients).
+// `dpfl train --target-epsilon E`: meet a target for the run's client-level guarantee before
+// training, from the configuration (mechanism, clients, gamma, d, parameters, rounds, eps_p,
+// delta, delta_u). The row targeted: for ldp-fl, augcorbin-fl, corbin-fl, coq-fl (with or without
+// dropout) the certificate's "tight central" row (ε(δ_u) of one client in the aggregate over m
+// coordinates and T rounds), predicted with the intended probabilities E/(1+E) enclosed outward;
+// for gaussian and laplace the "tight local" row (the m·T-fold PLD of the exact discrete noise
+// production samples at that eps_p; it bounds every observer). calibrate: the largest eps_p
+// (bisection in log eps_p over [1e-3, 30], gaussian [1e-2, 30]; relative step 5e-3) whose
+// predicted ε_hi ≤ E; stop: the largest number of rounds ≤ the configured one whose ε_hi ≤ E at
+// the configured eps_p. InvalidArgument "--target-epsilon" for other mechanisms or when no
+// setting meets the target (e.g. +inf at every eps_p: too few solo clients).
 struct TargetPlan {
   std::string mode;        // "calibrate" or "stop"
+  std::string row;         // the notion of the certificate row targeted
   double eps_p = 0;
   std::uint32_t rounds = 0;
   std::string epsilon_hi;  // the predicted upper end at the chosen setting (decimal, rounded up)

@@ -158,12 +158,12 @@ TrainArgs ApplyTarget(const TrainArgs& a, double lambda, std::size_t m, std::siz
   out.rounds = plan.rounds;
   target = {{"target_epsilon", a.target_epsilon}, {"delta_u", a.delta_u}, {"mode", plan.mode},
             {"eps_p", plan.eps_p}, {"rounds", plan.rounds}, {"predicted_epsilon_hi", plan.epsilon_hi},
-            {"accountant_runs", plan.evaluations},
+            {"accountant_runs", plan.evaluations}, {"row", plan.row},
             {"statement", plan.mode == "calibrate"
-                              ? "eps_p was calibrated: the largest eps_p whose tight central epsilon over all rounds is "
-                                "at most the target (the certificate's last guarantee reports the implemented value)"
-                              : "the run stops when the budget is spent: the largest number of rounds whose tight "
-                                "central epsilon at the given eps_p is at most the target"}};
+                              ? "eps_p was calibrated: the largest eps_p whose epsilon in the targeted row over all "
+                                "rounds is at most the target (the certificate's row reports the implemented value)"
+                              : "the run stops when the budget is spent: the largest number of rounds whose epsilon "
+                                "in the targeted row at the given eps_p is at most the target"}};
   return out;
 }
 
@@ -205,7 +205,11 @@ nlohmann::json RunOne(const TrainArgs& a, double lambda, const std::string& out_
   if (!run.target.is_null()) {
     out["target"] = run.target;
     out["eps_p"] = run.configuration["eps_p"];
-    out["certified_central_epsilon_hi"] = cert["privacy"]["guarantees"].back()["epsilon_hi"];
+    for (const auto& g : cert["privacy"]["guarantees"])
+      if (g.value("notion", std::string()) == run.target["row"].get<std::string>()) {
+        out["certified_epsilon_hi"] = g["epsilon_hi"];
+        if (g["notion"].get<std::string>().rfind("tight central", 0) == 0) out["certified_central_epsilon_hi"] = g["epsilon_hi"];
+      }
   }
   if (signing) {
     fl::WriteFileAtomic(cert_path + ".sig", certify::Sign(text, *signing));

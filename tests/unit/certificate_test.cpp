@@ -216,6 +216,37 @@ TEST(CertificatePrivacy, GaussianTightLocalRowIsFarBelowBasicComposition) {
   EXPECT_NE(central->at("reason").get<std::string>().find("not a function of the integer sum"), std::string::npos);
 }
 
+// --target-epsilon for the noise baselines targets the tight local row: calibrate finds an eps_p
+// whose certified row meets the target while a 2 % larger eps_p does not; stop keeps eps_p and
+// cuts the rounds. The certificate at the plan is computed independently of the plan's runs.
+TEST(CertificatePrivacy, TargetEpsilonForNoiseBaselinesMeetsTheLocalRow) {
+  for (const char* mech : {"laplace", "gaussian"}) {
+    json cfg = Configuration(mech, 4);
+    cfg["parameters"] = 100;  // m T = 200 releases at eps_p = 1: laplace [.., 119.9], gaussian [.., 22.8]
+    const double target = std::string(mech) == "laplace" ? 50.0 : 10.0;
+    const certify::TargetPlan plan = certify::PlanTargetEpsilon(cfg, target, true);
+    EXPECT_EQ(plan.row, "tight (epsilon, delta) of a client's whole participation from a privacy loss distribution");
+    EXPECT_EQ(plan.rounds, 2u);
+    ASSERT_GT(plan.eps_p, 0.0) << mech;
+    EXPECT_LT(plan.eps_p, 1.0) << mech;  // the configured eps_p = 1 exceeds both targets
+    auto certified = [&](double eps_p) {
+      json c = cfg;
+      c["eps_p"] = eps_p;
+      const json privacy = certify::ComputePrivacy(c, Ranges(2));
+      const json* row = FindNotion(privacy, "whole participation");
+      EXPECT_TRUE(row && row->at("applies").get<bool>()) << privacy.dump();
+      return std::make_pair(std::stod(row->at("epsilon_lo").get<std::string>()),
+                            std::stod(row->at("epsilon_hi").get<std::string>()));
+    };
+    EXPECT_LE(certified(plan.eps_p).second, target) << mech;
+    EXPECT_GT(certified(plan.eps_p * 1.02).first, target) << mech << ": the calibration left budget unused";
+    const certify::TargetPlan stop = certify::PlanTargetEpsilon(cfg, std::string(mech) == "laplace" ? 100.0 : 20.0, false);
+    EXPECT_EQ(stop.rounds, 1u) << mech << ": one round fits, two do not";
+    EXPECT_EQ(stop.eps_p, 1.0);
+  }
+  EXPECT_THROW(certify::PlanTargetEpsilon(Configuration("vanilla", 4), 10, true), InvalidArgument);
+}
+
 TEST(CertificateConfig, MappingAndTypedErrors) {
   json cfg = Configuration("corbin-fl", 4);
   const dpfl::fl::TrainConfig c = certify::TrainConfigFromJson(cfg);
