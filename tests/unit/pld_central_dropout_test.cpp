@@ -147,19 +147,115 @@ TEST(PldCentralDropout, PatternLawAtLargeNIsExactAtTheLowEndAndSumsToOne) {
   st.dropout = R("1/2");
   const std::vector<pld::DropoutPattern> law = pld::DropoutPatterns(st);
   Rational total = 0;
-  int lumped = 0;
+  int lumped = 0, split = 0;
   for (const pld::DropoutPattern& pt : law) {
     total += pt.weight;
     lumped += pt.or_more;
-    EXPECT_LE(pt.other_solo, pld::kDropoutExactSolo + 1);
+    if (pt.other_solo > pld::kDropoutExactSolo + 1) {  // the Hoeffding floor of ~N(50 000, 158²)
+      ++split;
+      EXPECT_TRUE(pt.or_more);
+      EXPECT_GT(pt.other_solo, 48000);  // mean 49 999.5, Hoeffding t ≈ 1 491
+      EXPECT_LT(pt.other_solo, 50000);
+      EXPECT_GT(pt.at_most, 50000);
+      EXPECT_LT(pt.at_most, 52000);
+    }
     if (pt.present && !pt.solo && pt.other_solo == 0) {
       EXPECT_FALSE(pt.or_more);
       EXPECT_EQ(pt.weight, R("1/4") * dpfl::ref::Pow2(-99999));
     }
   }
   EXPECT_EQ(total, 1);
-  EXPECT_EQ(lumped, 2);  // one "or more" pattern per role
-  EXPECT_LE(law.size(), static_cast<std::size_t>(2 * (pld::kDropoutExactSolo + 2) + 1));
+  EXPECT_EQ(lumped, 4);  // per role: "at least L" and the remainder above the last level
+  EXPECT_EQ(split, 2);
+  EXPECT_LE(law.size(), static_cast<std::size_t>(2 * (pld::kDropoutExactSolo + 3) + 1));
+}
+
+// The split at the Hoeffding floor L never moves mass to more solo clients: for CorBin-FL with
+// n = 2002, p = 1/2 the exact law of the other solo count (Bin(1000, 1/2)) gives, per role,
+// weight("at least L") ≤ w·P(X ≥ L) and weight("at least L") + weight(remainder) = w·P(X > 48).
+TEST(PldCentralDropout, HoeffdingSplitIsBelowTheExactLaw) {
+  pld::CentralBinarySetting st;
+  st.clients = 2002;
+  st.solo = 0;
+  st.dropout = R("1/2");
+  std::vector<Rational> exact(1001);  // P(X = i), X ~ Bin(1000, 1/2): lone survivors of 1000 pairs
+  Rational c = dpfl::ref::Pow2(-1000);
+  for (long i = 0; i <= 1000; ++i) {
+    exact[static_cast<std::size_t>(i)] = c;
+    c = c * Rational(1000 - i, i + 1);
+  }
+  auto at_least = [&](long l) {
+    Rational t = 0;
+    for (long i = std::max(0L, l); i <= 1000; ++i) t += exact[static_cast<std::size_t>(i)];
+    return t;
+  };
+  int checked = 0;
+  for (bool solo : {true, false}) {
+    const Rational w = R("1/4");  // present (1/2) × partner absent / present (1/2)
+    Rational big = 0, rest = 0;
+    long floor_l = 0, ceil_u = 0;
+    for (const pld::DropoutPattern& pt : pld::DropoutPatterns(st)) {
+      if (!pt.present || pt.solo != solo || !pt.or_more) continue;
+      if (pt.other_solo > pld::kDropoutExactSolo + 1) {
+        big = pt.weight;
+        floor_l = pt.other_solo;
+        ceil_u = pt.at_most;
+      } else {
+        rest = pt.weight;
+      }
+    }
+    ASSERT_GT(floor_l, 192) << solo;
+    EXPECT_LE(big, w * at_least(floor_l)) << solo;
+    EXPECT_EQ(big + rest, w * at_least(pld::kDropoutExactSolo + 1)) << solo;
+    // The lower end's ceiling: the mass above it is below 2^-64 of the role's.
+    EXPECT_LE(at_least(ceil_u + 1), pld::kManySoloTail) << solo;
+    EXPECT_LE(Rational(1) - at_least(floor_l), pld::kManySoloTail) << solo;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2);
+}
+
+// The fair-coin bound dominates every configuration of the other solo clients' inputs at the ends
+// (R_a = Bin(a, q_hi) + Bin(L − a, q_lo)), for both roles: its upper δ(ε) is at least each
+// configuration's exact hockey-stick value (L = 300, ε_p = 1; pld_central.hpp "Many solo clients").
+TEST(PldCentralDropout, ManySoloPairDominatesEveryEndConfiguration) {
+  const pld::QuantizedEnds ends = pld::EndsForEpsilon(R("1"));
+  const long L = 300;
+  const pld::GridOptions grid{R("1/65536"), 1e-18, 64};
+  auto bin = [](long k, const Rational& q) {
+    std::vector<Rational> b(static_cast<std::size_t>(k + 1));
+    Rational c = 1;
+    for (long i = 0; i < k; ++i) c *= (1 - q);
+    const Rational r = q / (1 - q);
+    for (long i = 0; i <= k; ++i) {
+      b[static_cast<std::size_t>(i)] = c;
+      if (i < k) c = c * Rational(k - i, i + 1) * r;
+    }
+    return b;
+  };
+  auto conv = [](const std::vector<Rational>& a, const std::vector<Rational>& b) {
+    std::vector<Rational> c(a.size() + b.size() - 1, Rational(0));
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (a[i] != 0)
+        for (std::size_t j = 0; j < b.size(); ++j) c[i + j] += a[i] * b[j];
+    return c;
+  };
+  for (bool solo : {true, false}) {
+    const pld::Pld bound = pld::ManySoloPairPld(solo, L, ends.q_lo, ends.q_hi, grid);
+    for (long a : {0L, L / 2, L}) {
+      const std::vector<Rational> r = conv(bin(a, ends.q_hi), bin(L - a, ends.q_lo));
+      const std::vector<Rational> p0 = solo ? std::vector<Rational>{Rational(1 - ends.q_hi), ends.q_hi}
+                                            : std::vector<Rational>{Rational(0), Rational(1)};
+      const std::vector<Rational> q0 = solo ? std::vector<Rational>{Rational(1 - ends.q_lo), ends.q_lo}
+                                            : std::vector<Rational>{Rational(1), Rational(0)};
+      const pld::PmfPair pair{conv(p0, r), conv(q0, r)};
+      for (const char* e : {"0.02", "0.1", "0.2", "0.3"}) {
+        const Rational truth = pld::HockeyStick(pair, ExpEnd(R(e), false));  // e^ε rounded up: δ rounded down
+        const pld::DeltaBounds b = pld::DeltaForEpsilon(bound, R(e));
+        EXPECT_GE(b.hi, truth) << (solo ? "solo" : "paired") << " a " << a << " eps " << e;
+      }
+    }
+  }
 }
 
 // Brute force over the other clients' inputs for CorBin-FL (n = 4, d = 2) with dropout and

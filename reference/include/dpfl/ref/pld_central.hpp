@@ -138,16 +138,42 @@ struct CentralResult {
 // it is the CentralAchievablePairs pair (when d allows it, otherwise loss 0 is used, which is
 // dominated by the truth); `other_solo` rounded up to the levels (beyond the last, or weight below
 // 2^-128: loss 0).
+//
+// Many solo clients. Beyond the last level the exact envelope (s³ work) is replaced by a bound
+// that costs O(s): a solo client's Bern(q), q ∈ [q_lo, q_hi] = [q_lo, 1 − q_lo], is the mixture
+// "a fair coin w.p. 2 q_lo, else Bern(θ)" with θ = (q − q_lo)/(1 − 2q_lo) ∈ [0, 1]. Revealing to the
+// observer which bits are coins (K of them, K ~ Bin(L, 2q_lo) for L other solo clients) and the
+// sum of the others (a function of the other clients' inputs, independent of the target) only
+// helps it, so the pattern's per-coordinate pair is dominated by the public-label mixture over K
+// of (Bern(q_hi) + B_K, Bern(q_lo) + B_K) (solo target) or (1 + B_K, B_K) (paired), B_K ~ Bin(K, 1/2),
+// each symmetric. Fewer coins is less noise (B_{K+1} = B_K + a coin: post-processing), so K is cut
+// to its Hoeffding floor K* (P(K < K*) ≤ 2^−64, that mass put at K = 0), and L to its own Hoeffding
+// floor in DropoutPatterns. The lower end uses its Hoeffding ceiling U with every other client at
+// the centre (U fair coins: more noise than the count that occurs). Not tight: the coins' variance 2q_lo/4 is below the worst
+// configuration's q_lo(1 − q_lo) (at ε_p = 1 the noise is under-stated by a factor 0.68), so the
+// upper end is roughly 1.2× the truth there; used when K* ≥ 4·kDropoutExactSolo.
 struct DropoutPattern {
   bool present = false, solo = false;
   long other_solo = 0;
-  bool or_more = false;  // other_solo = kDropoutExactSolo + 1 stands for "more than kDropoutExactSolo"
+  // or_more: "at least other_solo" — either kDropoutExactSolo + 1 (more than the last level, the
+  // remainder) or a Hoeffding floor L ≥ kManySoloMin of the count (weight ≤ the true P(≥ L)).
+  bool or_more = false;
   Rational weight;       // exact; the weights of DropoutPatterns sum to 1
+  long at_most = 0;      // with a Hoeffding floor L: a count the pattern exceeds w.p. ≤ 2^−64 (lower end)
 };
 inline constexpr long kDropoutSoloLevels[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20, 24, 32, 48};
 inline constexpr long kDropoutExactSolo = 48;  // the last level: larger counts are never needed exactly
-// Every pattern with positive weight, exact; other_solo beyond kDropoutExactSolo is one lumped
-// pattern per role (its weight is the exact remainder), so any n costs a few big-number products.
+inline constexpr long kManySoloMin = 4 * kDropoutExactSolo;  // the smallest "at least L" split off
+inline const Rational kManySoloTail = Pow2(-64);                 // the Hoeffding tails' bound
+// The per-coordinate dominating pair above for a target (solo or paired) next to `other_solo` solo
+// clients: the mixture (1 − 2^−64)·coins pair + 2^−64·no-coin pair. The range is first widened to
+// be symmetric about 1/2 (q_lo' = min(q_lo, 1 − q_hi), q_hi' = 1 − q_lo'), which the
+// decomposition needs. Names "other_solo", "q_lo", "q_hi".
+Pld ManySoloPairPld(bool target_solo, long other_solo, const Rational& q_lo, const Rational& q_hi,
+                    const GridOptions& grid);
+// Every pattern with positive weight, exact; other_solo beyond kDropoutExactSolo is lumped into at
+// most two patterns per role (weights: the exact remainder, split at the Hoeffding floor), so any
+// n costs a few big-number products.
 std::vector<DropoutPattern> DropoutPatterns(const CentralBinarySetting& setting);
 
 // Orders for the RDP bound: dense near 1, where the optimum lies for many compositions.
