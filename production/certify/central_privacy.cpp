@@ -79,15 +79,13 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
   ref::pld::CentralBinarySetting s;
   if (binary_central) s = SettingFromConfig(cfg, kind);
   const long solo = s.solo;
-  if (!binary_central || solo > ref::pld::kCentralMaxSolo) {
+  if (!binary_central) {
     g["composition"] = "-";
     g["epsilon_lo"] = nullptr;
     g["epsilon_hi"] = nullptr;
     g["delta"] = nullptr;
     g["applies"] = false;
-    g["reason"] = !binary_central ? NotModelledReason(kind)
-                                  : "not computed: more than " + std::to_string(ref::pld::kCentralMaxSolo) +
-                                        " solo clients (the exact Poisson-binomial envelope is limited to that)";
+    g["reason"] = NotModelledReason(kind);
     return g;
   }
   s.q_lo = q_lo;
@@ -103,6 +101,12 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
                        std::to_string(s.coordinates) + " coordinates, then over T = " + std::to_string(rounds) +
                        " rounds (implemented 64-bit probabilities at the clipping ends and for dropout); lower end "
                        "the same mixture for every other client at the centre of its range";
+  } else if (solo > ref::pld::kCentralMaxSolo) {
+    g["composition"] = "per round a mixture over the target's public role (solo or paired), each role's worst case over "
+                       "the other clients' inputs bounded by the fair-coin part of the " + std::to_string(solo) +
+                       " solo clients' bits (reference pld_central.hpp \"Many solo clients\"), composed over the m = " +
+                       std::to_string(s.coordinates) + " coordinates, then over T = " + std::to_string(rounds) +
+                       " rounds; lower end every other client at the centre of its range";
   } else {
     g["composition"] = "over the m = " + std::to_string(s.coordinates) + " coordinates and T = " + std::to_string(rounds) +
                        " rounds, every coordinate's pair one of the exact worst-case configurations of the other "

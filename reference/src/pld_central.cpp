@@ -284,7 +284,10 @@ CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Ra
   if (setting.coordinates < 1 || setting.rounds < 1) throw InvalidArgument("coordinates", "m and T must be >= 1");
   if (setting.coordinates > 1000000000ull / setting.rounds)
     throw InvalidArgument("coordinates", "m T must be at most 1e9 compositions");
-  if (setting.dropout > 0) return detail::CentralDropoutEpsilon(setting, delta, options, with_lower);
+  // More solo clients than the exact envelope takes: the pattern path (pld_central.hpp "Many solo
+  // clients"), which with dropout 0 is the mixture over the target's public role.
+  if (setting.dropout > 0 || setting.solo > kCentralMaxSolo)
+    return detail::CentralDropoutEpsilon(setting, delta, options, with_lower);
   const std::uint64_t k = setting.coordinates * setting.rounds;
   const std::vector<PmfPair> candidates = CentralCandidatePairs(setting);
   const PmfPair pair = DominatingEnvelope(candidates);

@@ -38,6 +38,7 @@ std::vector<Rational> Binomial(long k, const Rational& r) { return LowBinomial(k
 // Hoeffding: a sum X of N independent Bernoullis has P(X ≤ E X − t) ≤ e^{−2t²/N}. With
 // t = ⌈√(22.19 N)⌉ + 1, 2t²/N ≥ 44.38 > 64 ln 2, so P(X < the returned floor) ≤ kManySoloTail.
 long HoeffdingFloor(const Rational& mean, long summands) {
+  if (summands == 0) return FloorInt(mean).convert_to<long>();  // a constant
   const long t = static_cast<long>(std::ceil(std::sqrt(22.19 * static_cast<double>(summands)))) + 1;
   return FloorInt(Rational(mean - t)).convert_to<long>();
 }
@@ -48,32 +49,39 @@ long CoinsAtLeast(long other_solo, const Rational& q_lo) {
   return std::max(0L, HoeffdingFloor(Rational(2 * q_lo * other_solo), other_solo));
 }
 
-// P(Binomial(k, 1/2) = j), j = 0 … k, enclosed (MPFI, from 2^−k by the ratio recurrence).
-std::vector<Enclosure> HalfBinomial(long k, mpfr_prec_t prec) {
+// P(Binomial(k, r) = j), j = 0 … k, enclosed (MPFI, from (1 − r)^k by the ratio recurrence).
+std::vector<Enclosure> BinomialEnclosures(long k, const Rational& r, mpfr_prec_t prec) {
   std::vector<Enclosure> b;
   b.reserve(static_cast<std::size_t>(k + 1));
-  b.emplace_back(prec, Pow2(static_cast<int>(-k)));
-  for (long j = 0; j < k; ++j) b.push_back(b.back() * Rational(k - j, j + 1));
+  Enclosure first(prec, 1L), base(prec, Rational(1 - r));
+  for (long e = k; e > 0; e >>= 1, base = base * base)
+    if (e & 1) first = first * base;
+  b.push_back(first);
+  const Rational odds = r / (1 - r);
+  for (long j = 0; j < k; ++j) b.push_back(b.back() * Rational(odds * Rational(k - j, j + 1)));
   return b;
 }
 
-// (p0 ∗ B, q0 ∗ B), B ~ Bin(coins, 1/2): a base pair (the target's own contribution) plus the
-// fair coins of the other solo clients (pld_central.hpp "Many solo clients"). Upper end: solo
-// target (Bern(q_hi), Bern(q_lo)), paired ((0, 1), (1, 0)) — both symmetric under
-// j ↦ coins + 1 − j, so one direction. Only the atoms j with j − coins/2 ∈ (−t, t + |p0|) are
-// kept, t = ⌈√(69.32·coins)⌉ + 1 (Hoeffding: P(|B − coins/2| ≥ t) ≤ 2e^{−2t²/coins} ≤ 2^−199);
-// each side's tail mass, at most 2^−199, becomes an atom only that side can reach — P's at +∞ in
-// the upper measure (the pair still dominates: H_α gains at least the tail's Σ (p − αq)_+), dropped
-// from the lower one (which then under-states the exact pair's, as a lower end must). Without the
-// cut the exact tails (2^−coins) would make FromPmfEnclosures' rationals huge.
-Pld CoinPairPld(const std::vector<Rational>& p0, const std::vector<Rational>& q0, long coins, const GridOptions& grid) {
+// (p0 ∗ B, q0 ∗ B), B ~ Bin(k, r) (r < 1): a base pair (the target's own contribution) plus the
+// other solo clients' bits — fair coins (r = 1/2) for the upper end (pld_central.hpp "Many solo
+// clients": solo target (Bern(q_hi), Bern(q_lo)), paired ((0, 1), (1, 0)), both symmetric under
+// j ↦ k + 1 − j, so one direction), every other solo client at the bottom end (r = q_lo) for the
+// lower one. Only the atoms within t = ⌈√(69.32·k)⌉ + 1 of B's mean are kept (Hoeffding:
+// P(|B − kr| ≥ t) ≤ 2e^{−2t²/k} ≤ 2^−199); each side's tail mass, at most 2^−199, becomes an atom
+// only that side can reach — P's at +∞ in the upper measure (the pair still dominates: H_α gains at
+// least the tail's Σ (p − αq)_+), dropped from the lower one (which then under-states the exact
+// pair's, as a lower end must). Without the cut the exact tails would make FromPmfEnclosures'
+// rationals huge.
+Pld BinomialPairPld(const std::vector<Rational>& p0, const std::vector<Rational>& q0, long k, const Rational& r,
+                    const GridOptions& grid) {
   const mpfr_prec_t prec = std::max<mpfr_prec_t>(grid.prec, 128);
-  const std::vector<Enclosure> b = HalfBinomial(coins, prec);
-  const long width = static_cast<long>(p0.size()) - 1;  // atoms j = 0 … coins + width
-  const long t = static_cast<long>(std::ceil(std::sqrt(69.32 * static_cast<double>(coins)))) + 1;
-  // B ∈ (coins/2 − t, coins/2 + t): 2B ∈ (coins − 2t, coins + 2t).
-  const long b_first = std::max(0L, (coins - 2 * t) / 2 + 1), b_last = std::min(coins, (coins + 2 * t - 1) / 2);
-  const bool cut = b_first > 0 || b_last < coins;
+  const std::vector<Enclosure> b = BinomialEnclosures(k, r, prec);
+  const long width = static_cast<long>(p0.size()) - 1;  // atoms j = 0 … k + width
+  const long t = static_cast<long>(std::ceil(std::sqrt(69.32 * static_cast<double>(k)))) + 1;
+  // B ∈ (kr − t, kr + t).
+  const long b_first = std::max(0L, FloorInt(Rational(k * r - t)).convert_to<long>() + 1);
+  const long b_last = std::min(k, Int(-FloorInt(Rational(-k * r - t))).convert_to<long>() - 1);
+  const bool cut = b_first > 0 || b_last < k;
   std::vector<Enclosure> P, Q;
   for (long j = b_first; j <= b_last + width; ++j) {
     Enclosure pj(prec, 0L), qj(prec, 0L);
@@ -132,7 +140,8 @@ Pld ManySoloPairPld(bool target_solo, long other_solo, const Rational& q_lo, con
                                                : std::vector<Rational>{Rational(1), Rational(0)};
   // K ≥ K* coins w.p. ≥ 1 − 2^−64 (fewer coins is less noise), else none at all.
   return Mixture({Rational(1 - kManySoloTail), kManySoloTail},
-                 {CoinPairPld(p0, q0, CoinsAtLeast(other_solo, lo), grid), CoinPairPld(p0, q0, 0, grid)});
+                 {BinomialPairPld(p0, q0, CoinsAtLeast(other_solo, lo), Rational(1, 2), grid),
+                  BinomialPairPld(p0, q0, 0, Rational(1, 2), grid)});
 }
 
 std::vector<DropoutPattern> DropoutPatterns(const CentralBinarySetting& s) {
@@ -162,12 +171,13 @@ std::vector<DropoutPattern> DropoutPatterns(const CentralBinarySetting& s) {
       }
     if (rest <= 0) return;
     const Rational mean = stay * solo_others + lone * pair_others;
-    const long summands = solo_others + pair_others;
+    // Hoeffding counts only summands with a range: without dropout the count is exactly the mean.
+    const long summands = (stay < 1 ? solo_others : 0) + (lone > 0 ? pair_others : 0);
     const long at_least = HoeffdingFloor(mean, summands);
     const Rational tail = w * kManySoloTail;
     if (at_least >= kManySoloMin && rest > tail) {
       // By symmetry of Hoeffding, X ≤ 2·mean − HoeffdingFloor(mean) except w.p. ≤ 2^−64.
-      const long at_most = std::min(summands, Int(-FloorInt(Rational(at_least - 2 * mean))).convert_to<long>());
+      const long at_most = std::min(solo_others + pair_others, Int(-FloorInt(Rational(at_least - 2 * mean))).convert_to<long>());
       out.push_back({true, solo, at_least, true, Rational(rest - tail), at_most});
       out.push_back({true, solo, kLimit + 1, true, tail});
     } else {
@@ -197,9 +207,9 @@ CentralResult CentralDropoutEpsilon(const CentralBinarySetting& s, const Rationa
   const std::uint64_t m = s.coordinates;
   Rational absent = 0;
   std::map<Group, Rational> upper_groups, lower_groups;
-  // Patterns of weight below 2^-128 are not worth an envelope: the upper end moves them to the worst
+  // Patterns of weight below 2^-60 are not worth an envelope: the upper end moves them to the worst
   // pattern (paired, no other solo client: a shift of one, loss +∞), the lower end to loss 0.
-  const Rational negligible = Pow2(-128);
+  const Rational negligible = Pow2(-60);  // e.g. the 2^-64 Hoeffding remainders
   for (const DropoutPattern& pt : patterns) {
     if (!pt.present) {
       absent += pt.weight;
@@ -278,7 +288,7 @@ CentralResult CentralDropoutEpsilon(const CentralBinarySetting& s, const Rationa
     return out;
   }
   // Each part: the target's base pair plus Bin(coins, 1/2) from the other solo clients at the
-  // centre — exact below the last level, enclosed with cut tails above it (CoinPairPld).
+  // centre — exact below the last level, enclosed with cut tails above it (BinomialPairPld).
   struct LowerPart {
     PmfPair base;
     long coins;
@@ -309,8 +319,8 @@ CentralResult CentralDropoutEpsilon(const CentralBinarySetting& s, const Rationa
       [&](const GridOptions& grid) {
         std::vector<PldPair> parts;
         for (const LowerPart& lp : lparts) {
-          if (lp.coins > kDropoutExactSolo) {
-            parts.push_back(PldPair{SelfCompose(CoinPairPld(lp.base.p, lp.base.q, lp.coins, grid), m, o.compose),
+          if (lp.coins > kDropoutExactSolo) {  // beyond the last level: the other solo clients at q_lo
+            parts.push_back(PldPair{SelfCompose(BinomialPairPld(lp.base.p, lp.base.q, lp.coins, s.q_lo, grid), m, o.compose),
                                     std::nullopt});
             continue;
           }

@@ -258,6 +258,41 @@ TEST(PldCentralDropout, ManySoloPairDominatesEveryEndConfiguration) {
   }
 }
 
+// Above kCentralMaxSolo without dropout (LDP-FL, n = s = 600, m = 1; 599 others: the fair-coin
+// bound with K* = 206 coins, not the last level's envelope): the enclosure against the
+// exact configuration "every other client at q_lo", which is both the lower end's pair and one of
+// the worst-case candidates: δ_config(ε_hi) ≤ δ ≤ δ_config(ε_lo), with e^ε rounded so that each
+// comparison is conservative.
+TEST(PldCentralDropout, ManySoloWithoutDropoutEnclosesTheBottomEndConfiguration) {
+  const pld::QuantizedEnds ends = pld::EndsForEpsilon(R("1"));
+  pld::CentralBinarySetting s;
+  s.clients = 600;
+  s.solo = 600;
+  s.q_lo = ends.q_lo;
+  s.q_hi = ends.q_hi;
+  const Rational delta = R("1e-5");
+  const pld::CentralResult r = pld::CentralBinaryEpsilon(s, delta);
+  ASSERT_TRUE(r.epsilon.lo && r.epsilon.hi);
+  EXPECT_GT(*r.epsilon.lo, 0);
+  EXPECT_LE(*r.epsilon.lo, *r.epsilon.hi);
+  std::vector<Rational> noise(600);  // Bin(599, q_lo) by the ratio recurrence
+  noise[0] = 1;
+  for (int i = 0; i < 599; ++i) noise[0] *= 1 - ends.q_lo;
+  for (long i = 0; i < 599; ++i) noise[static_cast<std::size_t>(i + 1)] =
+      noise[static_cast<std::size_t>(i)] * Rational(599 - i, i + 1) * ends.q_lo / (1 - ends.q_lo);
+  pld::PmfPair config;
+  config.p.assign(noise.size() + 1, Rational(0));
+  config.q.assign(noise.size() + 1, Rational(0));
+  for (std::size_t j = 0; j < noise.size(); ++j) {
+    config.p[j] += noise[j] * (1 - ends.q_hi);
+    config.p[j + 1] += noise[j] * ends.q_hi;
+    config.q[j] += noise[j] * (1 - ends.q_lo);
+    config.q[j + 1] += noise[j] * ends.q_lo;
+  }
+  EXPECT_LE(pld::HockeyStick(config, ExpEnd(*r.epsilon.hi, true)), delta) << "the upper end is below a configuration";
+  EXPECT_GE(pld::HockeyStick(config, ExpEnd(*r.epsilon.lo, false)), delta) << "the lower end is not realised";
+}
+
 // Brute force over the other clients' inputs for CorBin-FL (n = 4, d = 2) with dropout and
 // LDP-FL (n = 3) with dropout: the observer sees the schedule (matching with roles, presence) and
 // the per-coordinate "+" counts of m = 2 coordinates, which share the round's schedule.

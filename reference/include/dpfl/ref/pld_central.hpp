@@ -131,13 +131,13 @@ struct CentralResult {
 // inputs for that pattern; a sup of a mixture is at most the mixture of sups). More solo clients
 // only add independent noise (post-processing), so a pattern may be replaced by one with fewer
 // solo clients: `other_solo` is rounded down to kDropoutSoloLevels to bound the exact work, and a
-// pattern of weight below 2^-128 is moved to the worst one (paired, no other solo client).
+// pattern of weight below 2^-60 is moved to the worst one (paired, no other solo client).
 // Lower: one input configuration fixed across rounds and patterns — every other client at the
 // centre of its range (q = 1/2: intact pairs of others then send exactly one "+" for d ≥ 1, lone
 // survivors and solo clients Bern(1/2)), the target at the two ends; paired with a present partner
 // it is the CentralAchievablePairs pair (when d allows it, otherwise loss 0 is used, which is
 // dominated by the truth); `other_solo` rounded up to the levels (beyond the last, or weight below
-// 2^-128: loss 0).
+// 2^-60: loss 0).
 //
 // Many solo clients. Beyond the last level the exact envelope (s³ work) is replaced by a bound
 // that costs O(s): a solo client's Bern(q), q ∈ [q_lo, q_hi] = [q_lo, 1 − q_lo], is the mixture
