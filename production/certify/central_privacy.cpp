@@ -93,8 +93,9 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
   s.rounds = rounds;
   const Rational delta = Exact(Num(cfg, "delta_u"));
   const ref::pld::CentralResult r = ref::pld::CentralBinaryEpsilon(s, delta);
-  if (dropout > 0) {
+  if (dropout > 0 || solo > ref::pld::kCentralMaxSolo)
     g["observer"] = observer + "; it also sees each round's schedule (who took part, the pairing, the solo set)";
+  if (dropout > 0) {
     g["dropout_implemented"] = ref::ToExactString(s.dropout);
     g["composition"] = "per round a mixture over the public dropout pattern (absent; solo or paired; how many other "
                        "solo clients), each pattern's exact worst-case envelope composed over the m = " +

@@ -177,6 +177,25 @@ TEST(CertificatePrivacy, TightCentralRowWithDropoutIsTheMixture) {
   EXPECT_LE(hi - lo, 0.02 * hi) << "the enclosure should be tight";
 }
 
+// More solo clients than the exact envelope takes (augcorbin-fl, n = 2000, γ = 1/2: 1000 solo):
+// the tight central row is computed on the pattern path, says so, and is finite and ordered.
+TEST(CertificatePrivacy, ManySoloClientsGetATightCentralRow) {
+  json cfg = Configuration("augcorbin-fl", 2000);
+  cfg["gamma"] = 0.5;
+  const json privacy = certify::ComputePrivacy(cfg, Ranges(2));
+  const json* tight = FindNotion(privacy, "tight central");
+  ASSERT_NE(tight, nullptr);
+  ASSERT_TRUE(tight->at("applies").get<bool>()) << tight->dump();
+  EXPECT_EQ(tight->at("solo_clients"), 1000);
+  EXPECT_NE(tight->at("composition").get<std::string>().find("fair-coin"), std::string::npos);
+  EXPECT_NE(tight->at("observer").get<std::string>().find("schedule"), std::string::npos);
+  const double lo = std::stod(tight->at("epsilon_lo").get<std::string>());
+  const double hi = std::stod(tight->at("epsilon_hi").get<std::string>());
+  EXPECT_GT(lo, 0);
+  EXPECT_LE(lo, hi);
+  EXPECT_LT(hi, 2000.0) << "the local whole-update row is 2000 at eps_p = 1";
+}
+
 // The laplace baseline is pure ε_p-LDP per parameter; over m T = 2000 releases basic composition
 // gives 2000 ε_p, the PLD of the exact discrete Laplace much less at δ_u = 1e-5.
 TEST(CertificatePrivacy, LaplaceTightLocalRowIsFarBelowBasicComposition) {
