@@ -21,6 +21,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,27 @@ void AddSeed003Claims(Catalog& catalog);
 void AddSeed004Claims(Catalog& catalog);
 
 Catalog FullCatalog();
+
+// ---- errata coverage (errata_registry.cpp) ---------------------------------------------------
+struct ErratumEntry {
+  const char* seed;           // "000" … "004"
+  const char* id;             // as in the spec, e.g. "E12", "E-P2"
+  const char* title;          // a few words
+  const char* not_checkable;  // non-empty: why no computation can check it
+  const char* proposal;       // checkable and not yet cited: what a claim would compute
+};
+const std::vector<ErratumEntry>& ErrataRegistry();
+
+struct ErrataCoverage {
+  struct Counts {
+    int total = 0, cited = 0, not_checkable = 0, pending = 0;
+  };
+  std::map<std::string, Counts> per_seed;
+  std::vector<const ErratumEntry*> not_checkable, pending;
+  std::vector<std::string> unclassified;       // neither cited nor classified: a registry gap
+  std::vector<std::string> unknown_citations;  // a claim cites an id the registry does not have
+};
+ErrataCoverage ComputeErrataCoverage(const Catalog& catalog);
 
 // Helpers for checks: accumulate instances and remember the first (smallest) counterexample.
 class Search {

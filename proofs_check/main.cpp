@@ -2,6 +2,7 @@
 //
 //   dpfl-proofs [--seed 000|001|002|003|004] [--claim ID] [--quick] [--json | --markdown]
 //               [--expect]
+//   dpfl-proofs --errata [--expect]        the errata coverage only (errata_registry.cpp)
 //
 // Exit codes: 0 the run completed (verdicts are findings, not failures); 2 bad arguments;
 // with --expect, 1 if any verdict differs from the catalog's expected verdict (used by ctest).
@@ -67,6 +68,45 @@ std::string MachineDescription() {
   return model + " (" + std::to_string(cpus) + " logical CPUs)";
 }
 
+// The errata coverage (errata_registry.cpp) as JSON: counts per seed, the not-checkable ids with
+// their reasons, the pending ids (checkable, no claim yet) with what a claim would compute.
+nlohmann::json ErrataJson(const dpfl::proofs::ErrataCoverage& cov) {
+  nlohmann::json out;
+  for (const auto& [seed, n] : cov.per_seed)
+    out["errata_coverage"][seed] = {{"total", n.total}, {"cited", n.cited}, {"not_checkable", n.not_checkable},
+                                    {"pending", n.pending}};
+  out["errata_not_checkable"] = nlohmann::json::array();
+  for (const auto* e : cov.not_checkable)
+    out["errata_not_checkable"].push_back(
+        {{"id", std::string(e->seed) + "/" + e->id}, {"title", e->title}, {"reason", e->not_checkable}});
+  out["errata_pending"] = nlohmann::json::array();
+  for (const auto* e : cov.pending)
+    out["errata_pending"].push_back(
+        {{"id", std::string(e->seed) + "/" + e->id}, {"title", e->title}, {"proposed_check", e->proposal}});
+  out["errata_unclassified"] = cov.unclassified;
+  out["errata_unknown_citations"] = cov.unknown_citations;
+  return out;
+}
+
+std::string ErrataMarkdown(const dpfl::proofs::ErrataCoverage& cov) {
+  std::ostringstream md;
+  md << "\n## Errata coverage\n\nEvery erratum id of the five specs (§6): cited by a claim that checks it, not "
+        "machine-checkable (notation, typesetting, wording, unreported experimental choices; reason given), or "
+        "pending — checkable, with no claim yet (what a claim would compute is listed).\n\n"
+        "| seed | ids | cited | not checkable | pending |\n|---|---|---|---|---|\n";
+  for (const auto& [seed, n] : cov.per_seed)
+    md << "| " << seed << " | " << n.total << " | " << n.cited << " | " << n.not_checkable << " | " << n.pending << " |\n";
+  md << "\n### Not machine-checkable\n\n| id | erratum | reason |\n|---|---|---|\n";
+  for (const auto* e : cov.not_checkable)
+    md << "| " << e->seed << "/" << e->id << " | " << MarkdownEscape(e->title) << " | " << MarkdownEscape(e->not_checkable)
+       << " |\n";
+  md << "\n### Pending (checkable; no claim yet)\n\n| id | erratum | what a claim would compute |\n|---|---|---|\n";
+  for (const auto* e : cov.pending)
+    md << "| " << e->seed << "/" << e->id << " | " << MarkdownEscape(e->title) << " | " << MarkdownEscape(e->proposal)
+       << " |\n";
+  return md.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -81,6 +121,10 @@ int main(int argc, char** argv) {
   auto* md_flag = app.add_flag("--markdown", markdown, "Markdown report (docs/proofs-report.md)");
   json_flag->excludes(md_flag);
   app.add_flag("--expect", expect, "exit 1 if any verdict differs from the catalog's expected verdict");
+  bool errata_only = false;
+  app.add_flag("--errata", errata_only,
+               "print the errata coverage (JSON) without running the checks; with --expect, exit 1 if an id is "
+               "neither cited nor classified or a claim cites an unknown id");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -94,6 +138,13 @@ int main(int argc, char** argv) {
   }
 
   const dpfl::proofs::Catalog catalog = dpfl::proofs::FullCatalog();
+  const dpfl::proofs::ErrataCoverage coverage = dpfl::proofs::ComputeErrataCoverage(catalog);
+  if (errata_only) {
+    std::cout << ErrataJson(coverage).dump(2) << "\n";
+    for (const std::string& id : coverage.unclassified) std::cerr << "dpfl-proofs: erratum " << id << " is neither cited nor classified\n";
+    for (const std::string& id : coverage.unknown_citations) std::cerr << "dpfl-proofs: unknown erratum id " << id << "\n";
+    return expect && !(coverage.unclassified.empty() && coverage.unknown_citations.empty()) ? 1 : 0;
+  }
   if (!claim_id.empty()) {
     bool found = false;
     for (const Claim& c : catalog) found = found || c.id == claim_id;
@@ -160,6 +211,7 @@ int main(int argc, char** argv) {
     out["seconds"] = total;
     out["cpu_seconds"] = total_cpu;
     out["machine"] = MachineDescription();
+    out.update(ErrataJson(coverage));
     std::cout << out.dump(2) << "\n";
   } else if (markdown) {
     std::ostringstream md;
@@ -193,6 +245,7 @@ int main(int argc, char** argv) {
          << errata << " | " << StatusName(r.verdict.status) << " | " << r.verdict.instances_checked << " | "
          << MarkdownEscape(detail) << " |\n";
     }
+    md << ErrataMarkdown(coverage);
     std::cout << md.str();
   } else {
     std::cerr << rows.size() << " claims in " << total << " s\n";

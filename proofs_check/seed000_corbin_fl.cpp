@@ -545,7 +545,7 @@ Verdict CheckRemovalUcdp(const CheckOptions&) {
 void AddSeed000Claims(Catalog& c) {
   const std::string seed = "000";
   c.push_back({"000/Prop1/uniqueness", seed, "LDPQ is the unique binary quantizer satisfying C1–C3",
-               "spec 000 §4.1", {}, Status::kPass, CheckProp1});
+               "spec 000 §4.1 (also at c = 0 and c < 0: E35)", {"E35"}, Status::kPass, CheckProp1});
   c.push_back({"000/R2/ldpq-pldp-tight", seed, "LDPQ is unbiased and ε_p-PLDP with worst-case ratio exactly e^ε",
                "spec 000 §4.1, §7 R2", {}, Status::kPass, CheckLdpqPldp});
   c.push_back({"000/Alg2/marginals", seed, "CorBinQ's outputs have the LDPQ marginals (C4: unbiased)",

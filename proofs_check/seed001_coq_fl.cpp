@@ -434,7 +434,7 @@ void AddSeed001Claims(Catalog& c) {
   c.push_back({"001/D9/joint-view", seed,
                "[DERIVED] marginal ε-LDP does not extend to whoever sees both outputs of a pair (the server): the "
                "joint view's likelihood ratio is unbounded",
-               "spec 001 §4.9 D9, §7 item 15", {}, Status::kPass, CheckJointViewD9});
+               "spec 001 §4.9 D9, §7 item 15", {"E18"}, Status::kPass, CheckJointViewD9});
   c.push_back({"001/D6/role-symmetry", seed, "[DERIVED] for p_x = 1/2 the joint law is symmetric in the roles",
                "spec 001 §4.9 D6", {}, Status::kPass, CheckRoleSymmetryHalf});
 }
