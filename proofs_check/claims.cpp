@@ -47,6 +47,7 @@ Catalog FullCatalog() {
   Catalog c;
   AddSeed000Claims(c);
   AddSeed000CentralClaims(c);
+  AddSeed000ErrataClaims(c);
   AddSeed001Claims(c);
   AddSeed002Claims(c);
   AddSeed003Claims(c);
