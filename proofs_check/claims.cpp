@@ -52,6 +52,7 @@ Catalog FullCatalog() {
   AddSeed002Claims(c);
   AddSeed003Claims(c);
   AddSeed004Claims(c);
+  AddSeed004ErrataClaims(c);
   return c;
 }
 

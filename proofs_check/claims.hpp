@@ -62,6 +62,7 @@ void AddSeed001Claims(Catalog& catalog);
 void AddSeed002Claims(Catalog& catalog);
 void AddSeed003Claims(Catalog& catalog);
 void AddSeed004Claims(Catalog& catalog);
+void AddSeed004ErrataClaims(Catalog& catalog);   // errata no other claim evaluates
 
 Catalog FullCatalog();
 
