@@ -49,6 +49,7 @@ Catalog FullCatalog() {
   AddSeed000CentralClaims(c);
   AddSeed000ErrataClaims(c);
   AddSeed001Claims(c);
+  AddSeed001ErrataClaims(c);
   AddSeed002Claims(c);
   AddSeed003Claims(c);
   AddSeed004Claims(c);

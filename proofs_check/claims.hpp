@@ -59,6 +59,7 @@ void AddSeed000Claims(Catalog& catalog);
 void AddSeed000CentralClaims(Catalog& catalog);  // Theorem 3 against the exact central PLD
 void AddSeed000ErrataClaims(Catalog& catalog);   // errata no other claim evaluates
 void AddSeed001Claims(Catalog& catalog);
+void AddSeed001ErrataClaims(Catalog& catalog);   // errata no other claim evaluates
 void AddSeed002Claims(Catalog& catalog);
 void AddSeed003Claims(Catalog& catalog);
 void AddSeed004Claims(Catalog& catalog);
