@@ -76,6 +76,7 @@ struct ErratumEntry {
   const char* proposal;       // checkable and not yet cited: what a claim would compute
 };
 const std::vector<ErratumEntry>& ErrataRegistry();
+const std::vector<ErratumEntry>& ErrataRegistry002To004();  // part of the above, in its own file
 
 struct ErrataCoverage {
   struct Counts {
