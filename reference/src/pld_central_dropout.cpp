@@ -65,8 +65,8 @@ std::vector<Enclosure> BinomialEnclosures(long k, const Rational& r, mpfr_prec_t
 // (p0 ∗ B, q0 ∗ B), B ~ Bin(k, r) (r < 1): a base pair (the target's own contribution) plus the
 // other solo clients' bits — fair coins (r = 1/2) for the upper end (pld_central.hpp "Many solo
 // clients": solo target (Bern(q_hi), Bern(q_lo)), paired ((0, 1), (1, 0)), both symmetric under
-// j ↦ k + 1 − j, so one direction), every other solo client at the bottom end (r = q_lo) for the
-// lower one. Only the atoms within t = ⌈√(69.32·k)⌉ + 1 of B's mean are kept (Hoeffding:
+// j ↦ k + 1 − j, so one direction), the other solo clients at the centre (r = 1/2) or, without
+// pairs and dropout, at the bottom end (r = q_lo) for the lower one. Only the atoms within t = ⌈√(69.32·k)⌉ + 1 of B's mean are kept (Hoeffding:
 // P(|B − kr| ≥ t) ≤ 2e^{−2t²/k} ≤ 2^−199); each side's tail mass, at most 2^−199, becomes an atom
 // only that side can reach — P's at +∞ in the upper measure (the pair still dominates: H_α gains at
 // least the tail's Σ (p − αq)_+), dropped from the lower one (which then under-states the exact
@@ -315,12 +315,17 @@ CentralResult CentralDropoutEpsilon(const CentralBinarySetting& s, const Rationa
     }
   }
   absent += zero_loss;
+  // The lower end is ONE configuration of the other clients' inputs for every pattern (inputs do not
+  // depend on the round's schedule): every other client at the centre. The exception: without
+  // pairs and without dropout (LDP-FL, s > kCentralMaxSolo) there is one pattern that matters, and
+  // every other client at the bottom end q_lo is a configuration with less noise (Bin(s − 1, q_lo)).
+  const Rational noise_rate = s.solo == s.clients && s.dropout == 0 ? s.q_lo : Rational(1, 2);
   out.lower.push_back(EpsilonOfComposition(
       [&](const GridOptions& grid) {
         std::vector<PldPair> parts;
         for (const LowerPart& lp : lparts) {
-          if (lp.coins > kDropoutExactSolo) {  // beyond the last level: the other solo clients at q_lo
-            parts.push_back(PldPair{SelfCompose(BinomialPairPld(lp.base.p, lp.base.q, lp.coins, s.q_lo, grid), m, o.compose),
+          if (lp.coins > kDropoutExactSolo) {  // beyond the last level: enclosures with cut tails
+            parts.push_back(PldPair{SelfCompose(BinomialPairPld(lp.base.p, lp.base.q, lp.coins, noise_rate, grid), m, o.compose),
                                     std::nullopt});
             continue;
           }

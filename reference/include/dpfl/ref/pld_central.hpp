@@ -149,7 +149,9 @@ struct CentralResult {
 // each symmetric. Fewer coins is less noise (B_{K+1} = B_K + a coin: post-processing), so K is cut
 // to its Hoeffding floor K* (P(K < K*) ≤ 2^−64, that mass put at K = 0), and L to its own Hoeffding
 // floor in DropoutPatterns. The lower end uses its Hoeffding ceiling U with every other client at
-// the centre (U fair coins: more noise than the count that occurs). Not tight: the coins' variance 2q_lo/4 is below the worst
+// the centre (U fair coins: more noise than the count that occurs) — one configuration for every
+// pattern, since inputs cannot depend on the schedule; only without pairs and dropout (LDP-FL,
+// one pattern) are the others put at q_lo, the configuration with the least noise. Not tight: the coins' variance 2q_lo/4 is below the worst
 // configuration's q_lo(1 − q_lo) (at ε_p = 1 the noise is under-stated by a factor 0.68), so the
 // upper end is roughly 1.2× the truth there; used when K* ≥ 4·kDropoutExactSolo.
 struct DropoutPattern {
