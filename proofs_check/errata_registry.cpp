@@ -1,6 +1,7 @@
 // dpfl-proofs — the errata registry: every erratum id of the five specs (§6 of each), with a short
 // title and how the catalog covers it. An id is covered when a claim cites it (its `errata` list:
-// the claim computes what the erratum says), or is listed here as not machine-checkable with the
+// the claim is meant to compute what the erratum says; that is declared, not verified here), or is
+// listed here as not machine-checkable with the
 // reason, or — while no claim checks it yet — as pending, with what a claim would compute. The
 // classification was made by reading each erratum against the spec's formulas: an erratum with
 // numerical content is checkable, however much work the check is; only notation, typesetting,

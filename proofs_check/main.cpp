@@ -90,7 +90,8 @@ nlohmann::json ErrataJson(const dpfl::proofs::ErrataCoverage& cov) {
 
 std::string ErrataMarkdown(const dpfl::proofs::ErrataCoverage& cov) {
   std::ostringstream md;
-  md << "\n## Errata coverage\n\nEvery erratum id of the five specs (§6): cited by a claim that checks it, not "
+  md << "\n## Errata coverage\n\nEvery erratum id of the five specs (§6): cited by a claim (a citation is declared "
+        "in the catalog, not verified here: some still check only part of the erratum — issue 20), not "
         "machine-checkable (notation, typesetting, wording, unreported experimental choices; reason given), or "
         "pending — checkable, with no claim yet (what a claim would compute is listed).\n\n"
         "| seed | ids | cited | not checkable | pending |\n|---|---|---|---|---|\n";

@@ -11,7 +11,6 @@
 #include "dpfl/fl/mechanisms.hpp"
 #include "dpfl/protocol/assignment.hpp"
 #include "dpfl/ref/pld_central.hpp"
-#include "dpfl/ref/pld_mechanisms.hpp"
 
 namespace dpfl::certify::internal {
 namespace {
@@ -130,10 +129,26 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
   return g;
 }
 
-nlohmann::json TightLocalNoiseGuarantee(fl::MechanismKind kind, const Rational& scale, long grid_steps,
-                                        std::uint64_t parameters, std::uint64_t rounds, const Rational& delta,
-                                        const std::string& observer) {
-  const bool gauss = kind == fl::MechanismKind::kGaussian;
+Rational NoiseScale(const fl::DiscreteNoiseLaw& law) {
+  return law.kind == fl::MechanismKind::kGaussian ? ref::ParseRational(fl::ToString(law.gaussian_sigma2), "sigma2")
+                                                  : ref::ParseRational(fl::ToString(law.laplace_scale), "t");
+}
+
+ref::pld::AccountResult NoiseLawEpsilon(const fl::DiscreteNoiseLaw& law, std::uint64_t releases, const Rational& delta,
+                                        const ref::pld::AccountOptions& options) {
+  const Rational scale = NoiseScale(law);
+  const long n = static_cast<long>(law.grid_steps);
+  const bool gauss = law.kind == fl::MechanismKind::kGaussian;
+  return ref::pld::EpsilonOfComposition(
+      [&](const ref::pld::GridOptions& grid) {
+        return gauss ? ref::pld::DiscreteGaussianPld(scale, n, grid) : ref::pld::DiscreteLaplacePld(scale, n, grid);
+      },
+      releases, delta, options);
+}
+
+nlohmann::json TightLocalNoiseGuarantee(const fl::DiscreteNoiseLaw& law, std::uint64_t parameters, std::uint64_t rounds,
+                                        const Rational& delta, const std::string& observer) {
+  const bool gauss = law.kind == fl::MechanismKind::kGaussian;
   nlohmann::json g;
   g["notion"] = kTightLocalNotion;
   g["unit"] = "one client's whole update over all rounds (m T = " + std::to_string(parameters * rounds) +
@@ -142,7 +157,7 @@ nlohmann::json TightLocalNoiseGuarantee(fl::MechanismKind kind, const Rational& 
   g["observer"] = observer + "; also anyone who sees only the aggregate (a post-processing of the messages)";
   g["composition"] = std::string("PLD of the ") +
                      (gauss ? "discrete Gaussian N_Z(0, sigma2)" : "discrete Laplace L_Z(t)") + " shifted by N = " +
-                     std::to_string(grid_steps) +
+                     std::to_string(law.grid_steps) +
                      " grid steps (the exact law the code samples; the shift N dominates every smaller one), composed "
                      "over the m T releases: the tight version of basic composition's m T " +
                      (gauss ? "(epsilon_p, delta)" : "epsilon_p");
@@ -154,12 +169,7 @@ nlohmann::json TightLocalNoiseGuarantee(fl::MechanismKind kind, const Rational& 
     g["reason"] = "not computed: m T must be in [1, 1e9]";
     return g;
   }
-  const ref::pld::AccountResult r = ref::pld::EpsilonOfComposition(
-      [&](const ref::pld::GridOptions& grid) {
-        return gauss ? ref::pld::DiscreteGaussianPld(scale, grid_steps, grid)
-                     : ref::pld::DiscreteLaplacePld(scale, grid_steps, grid);
-      },
-      k, delta);
+  const ref::pld::AccountResult r = NoiseLawEpsilon(law, k, delta);
   g["epsilon_lo"] = EpsText(r.epsilon.lo, false);
   g["epsilon_hi"] = EpsText(r.epsilon.hi, true);
   g["delta"] = ref::ToDecimalStringUp(delta, kCentralDigits);
@@ -183,6 +193,7 @@ TargetPlan PlanTargetEpsilon(const nlohmann::json& cfg, double target, bool cali
                                                   Str(cfg, "mechanism"));
   ref::pld::CentralBinarySetting s;
   if (!noise) s = SettingFromConfig(cfg, kind);
+  const fl::MechanismConfig base = noise ? TrainConfigFromJson(cfg).mechanism : fl::MechanismConfig{};
   const Rational delta = Exact(Num(cfg, "delta_u"));
   const Rational goal = Exact(target) * (1 - Rational(1, 1000000000));  // room for the implemented thresholds
   TargetPlan plan;
@@ -196,20 +207,9 @@ TargetPlan PlanTargetEpsilon(const nlohmann::json& cfg, double target, bool cali
     if (progress) progress("target epsilon: accountant run " + std::to_string(plan.evaluations) + " (eps_p " +
                            std::to_string(eps_p) + ", rounds " + std::to_string(rounds) + ")");
     if (noise) {  // the exact law production samples at this eps_p (its sigma^2 or t), m·rounds releases
-      fl::MechanismConfig mc = TrainConfigFromJson(cfg).mechanism;
+      fl::MechanismConfig mc = base;
       mc.eps_p = eps_p;
-      const fl::DiscreteNoiseLaw law = fl::DiscreteNoiseLawFor(mc);
-      const Rational scale = kind == fl::MechanismKind::kGaussian
-                                 ? ref::ParseRational(fl::ToString(law.gaussian_sigma2), "sigma2")
-                                 : ref::ParseRational(fl::ToString(law.laplace_scale), "t");
-      const long n = static_cast<long>(law.grid_steps);
-      return ref::pld::EpsilonOfComposition(
-                 [&](const ref::pld::GridOptions& grid) {
-                   return kind == fl::MechanismKind::kGaussian ? ref::pld::DiscreteGaussianPld(scale, n, grid)
-                                                               : ref::pld::DiscreteLaplacePld(scale, n, grid);
-                 },
-                 U64(cfg, "parameters") * rounds, delta, options)
-          .epsilon.hi;
+      return NoiseLawEpsilon(fl::DiscreteNoiseLawFor(mc), U64(cfg, "parameters") * rounds, delta, options).epsilon.hi;
     }
     const ref::pld::QuantizedEnds ends = ref::pld::EndsForEpsilon(Exact(eps_p));
     s.q_hi = ends.q_hi;

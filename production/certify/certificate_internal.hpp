@@ -11,6 +11,7 @@
 #include "dpfl/error.hpp"
 #include "dpfl/fl/mechanisms.hpp"
 #include "dpfl/ref/numbers.hpp"
+#include "dpfl/ref/pld_mechanisms.hpp"
 
 namespace dpfl::certify::internal {
 
@@ -82,12 +83,16 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
 
 inline constexpr const char* kTightLocalNotion =
     "tight (epsilon, delta) of a client's whole participation from a privacy loss distribution";
-// The gaussian and laplace baselines' tight local guarantee (central_privacy.cpp): the m·T-fold
-// composition of the discrete noise the code samples (N_Z(0, σ²), scale = σ², or L_Z(t),
-// scale = t) with shift N (the grid sensitivity) at δ_u, from the reference's PLD accountant;
-// against the server, which sees every message, and so against every observer.
-nlohmann::json TightLocalNoiseGuarantee(fl::MechanismKind kind, const Rational& scale, long grid_steps,
-                                        std::uint64_t parameters, std::uint64_t rounds, const Rational& delta,
-                                        const std::string& observer);
+// The scale of a gaussian/laplace law as an exact rational: σ² or t (grid units).
+Rational NoiseScale(const fl::DiscreteNoiseLaw& law);
+// ε(δ) of `releases` releases of that law shifted by N grid steps (the sensitivity), from the
+// reference's PLD accountant (DiscreteGaussianPld / DiscreteLaplacePld).
+ref::pld::AccountResult NoiseLawEpsilon(const fl::DiscreteNoiseLaw& law, std::uint64_t releases, const Rational& delta,
+                                        const ref::pld::AccountOptions& options = {});
+// The gaussian and laplace baselines' tight local guarantee (central_privacy.cpp): NoiseLawEpsilon
+// over m·T releases at δ_u; against the server, which sees every message, and so against every
+// observer.
+nlohmann::json TightLocalNoiseGuarantee(const fl::DiscreteNoiseLaw& law, std::uint64_t parameters, std::uint64_t rounds,
+                                        const Rational& delta, const std::string& observer);
 
 }  // namespace dpfl::certify::internal

@@ -154,23 +154,17 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
   nlohmann::json noise_law;
   Interval noise_eps(0);
   Rational noise_delta_hi = 0;
-  Rational noise_scale;   // laplace t or gaussian σ², and the grid steps N, for the tight local row
-  long grid_steps = 0;
+  fl::DiscreteNoiseLaw law;  // gaussian / laplace: the law sampled, also for the tight local row
   if (kind == fl::MechanismKind::kLaplace || kind == fl::MechanismKind::kGaussian) {
-    fl::MechanismConfig mc = TrainConfigFromJson(cfg).mechanism;
-    const fl::DiscreteNoiseLaw law = fl::DiscreteNoiseLawFor(mc);
-    grid_steps = static_cast<long>(law.grid_steps);
-    const Rational N(grid_steps);
+    law = fl::DiscreteNoiseLawFor(TrainConfigFromJson(cfg).mechanism);
+    const Rational N(static_cast<long>(law.grid_steps)), scale = NoiseScale(law);
     if (kind == fl::MechanismKind::kLaplace) {
-      noise_scale = ref::ParseRational(fl::ToString(law.laplace_scale), "t");
-      noise_eps = Interval(ref::DiscreteLaplaceEpsilon(noise_scale, N));
+      noise_eps = Interval(ref::DiscreteLaplaceEpsilon(scale, N));
       noise_law = {{"law", "discrete Laplace on the grid, P(z) proportional to exp(-|z|/t)"}, {"grid_steps", law.grid_steps},
                    {"t", fl::ToString(law.laplace_scale)}};
     } else {
-      const Rational sigma2 = ref::ParseRational(fl::ToString(law.gaussian_sigma2), "sigma2");
-      noise_scale = sigma2;
       noise_eps = Interval(Exact(eps));
-      noise_delta_hi = ref::DiscreteGaussianDelta(Exact(eps), sigma2, N, kPrec).hi();
+      noise_delta_hi = ref::DiscreteGaussianDelta(Exact(eps), scale, N, kPrec).hi();
       noise_law = {{"law", "discrete Gaussian on the grid, P(z) proportional to exp(-z^2/(2 sigma2))"},
                    {"grid_steps", law.grid_steps}, {"sigma2", fl::ToString(law.gaussian_sigma2)}};
     }
@@ -326,8 +320,8 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
     }
     if (kind == fl::MechanismKind::kLaplace || kind == fl::MechanismKind::kGaussian) {
       if (tight_central) {
-        g.push_back(TightLocalNoiseGuarantee(kind, noise_scale, grid_steps, U64(cfg, "parameters"), static_cast<std::uint64_t>(T),
-                                               Exact(Num(cfg, "delta_u")), kLocalObserver));
+        g.push_back(TightLocalNoiseGuarantee(law, U64(cfg, "parameters"), static_cast<std::uint64_t>(T),
+                                             Exact(Num(cfg, "delta_u")), kLocalObserver));
       } else {
         g.push_back({{"notion", kTightLocalNotion}, {"not_computed", true}});
       }
