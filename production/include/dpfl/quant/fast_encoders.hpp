@@ -3,6 +3,7 @@
 // instruction set; exposed so tests and benchmarks can pin the instruction set.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -22,6 +23,13 @@ void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const 
 void EncodeCorBinQFast(const BinaryLevels& levels, std::span<const float> w, int d, PairRole role,
                        const StreamContext& shared_ctx, const StreamContext& ctx, std::uint32_t pair,
                        std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa);
+
+// DPFL-BNN (dpfl/quant/randomized_response.hpp): StoSign of θ, and RR in place on m packed bits
+// with the flip threshold of a validated γ (bits ≥ m cleared).
+void EncodeStoSignFast(std::span<const float> theta, const StreamContext& ctx, std::uint32_t client,
+                       std::span<std::uint64_t> bits, int threads, Isa isa);
+void ApplyRandomizedResponseFast(std::uint64_t flip_threshold, std::size_t m, const StreamContext& ctx,
+                                 std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa);
 
 // counts[j] += Σ_i bit j of messages[i] for j < counts.size() (see AccumulateMessages).
 void AccumulateMessagesFast(std::span<const std::span<const std::uint64_t>> messages, std::span<std::uint32_t> counts,

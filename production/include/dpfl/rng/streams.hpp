@@ -45,6 +45,8 @@ enum class Purpose : std::uint32_t {
   kDropout = 4,      // dropout decisions, entity = client id
   kCqPermutation = 5,  // CQ baseline shared permutations, entity = 0
   kMonitor = 6,      // runtime statistical monitor sampling
+  kStoSign = 7,      // DPFL-BNN stochastic binarization coins (seed 004 Alg. B), entity = client id
+  kRandomizedResponse = 8,  // DPFL-BNN randomized-response flips (seed 004 Alg. C), entity = client id
 };
 
 struct StreamKey {

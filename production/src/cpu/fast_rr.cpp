@@ -1,0 +1,186 @@
+// SIMD fast path of the DPFL-BNN client encoders (StoSign, randomized response), bit-identical
+// to the scalar loops of the internal rr_encoders.hpp (tests/unit/rr_encoder_test.cpp compares
+// them word for word on both generators and every instruction set).
+//
+// Work unit: 8 packed words = 512 coordinates, whose 16-bit heads (rng::DecisionHead) are the
+// raw uniforms of one RawUniforms128 call (16 ChaCha20 blocks or 64 Philox blocks generated 16
+// lanes at a time, simd_generators.hpp). A decision "V < T" is settled by the head h = V >> 48
+// unless h = T >> 48 (probability 2^−16); only then is the 48-bit tail read and the scalar rule
+// evaluated in full.
+//
+// Why it is bit-identical: the heads are the same pure functions of their addresses, and every
+// comparison with the heads is exact.
+//  * RR: T_flip is one integer per message; h < T_flip >> 48 decides "flip", h > … "keep".
+//  * StoSign: T(θ) >> 48 = 2^15 + ⌊θ·2^15⌋ (rr_element.hpp; ⌊⌊x⌋/2^48⌋ = ⌊x/2^48⌋). With
+//    a = h − 2^15 (an integer, exact in float) and x = clip(θ, −1, 1)·2^15 (a power-of-two scaling
+//    of a float, exact): h < T >> 48 ⇔ a + 1 ≤ x, and h = T >> 48 ⇔ a ≤ x < a + 1. At θ ≥ 1
+//    (x = 2^15 ≥ a + 1 for every head) the rule's unconditional "+" is reproduced, and at
+//    θ ≤ −1 a tie (h = 0) goes to the exact rule, whose T is 0.
+// So no rounding enters a decision, and the compiler may vectorize the loops freely.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+
+#include "dpfl/quant/fast_encoders.hpp"
+#include "dpfl/quant/rr_encoders.hpp"
+#include "simd_generators.hpp"
+#include "simd_vectors.hpp"
+
+namespace dpfl::quant::fast {
+namespace {
+
+struct RrJob {
+  const StreamContext* ctx;
+  rng::StreamAddress addr;
+  const float* theta;            // StoSign: the latents
+  std::uint64_t flip_threshold;  // RR
+  std::size_t m;
+  std::atomic<bool>* non_finite;  // StoSign: a range met a NaN/±Inf (its words are zeroed)
+};
+
+template <bool kStoSign>
+__attribute__((noinline, cold)) bool ExactDecision(const RrJob& job, std::size_t j, std::uint32_t head, bool in_plus) {
+  const std::uint64_t v = rng::DecisionUniformFromParts(
+      head, rng::Uniform64(job.ctx->generator, job.ctx->key, rng::TailAddress(job.addr), j), kBnnHeadBits);
+  if constexpr (kStoSign) return StoSignPlus(job.theta[j], v);
+  return RrOutput(in_plus, v, job.flip_threshold);
+}
+
+// Words [word_lo, word_hi), multiples of 8 and all full.
+template <bool kStoSign>
+DPFL_ALWAYS_INLINE void Body(const RrJob& job, std::uint64_t* bits, std::size_t word_lo, std::size_t word_hi) {
+  const StreamLanes lanes = MakeStreamLanes(*job.ctx, job.addr);
+  const std::uint32_t t16 = static_cast<std::uint32_t>(job.flip_threshold >> 48);
+  U64x8 raw[16];
+  std::uint16_t heads[512];
+  for (std::size_t word = word_lo; word < word_hi; word += 8) {
+    const std::size_t group = word / 8;
+    if constexpr (kStoSign) {
+      if (__builtin_expect(detail::AnyNonFinite(job.theta + group * 512, 512), 0)) {
+        job.non_finite->store(true, std::memory_order_relaxed);
+        std::fill(bits + word, bits + word + 8, std::uint64_t{0});
+        continue;
+      }
+    }
+    RawUniforms128(lanes, group, raw);
+    std::memcpy(heads, raw, sizeof(heads));  // little-endian 16-bit chunks: head k = heads[k]
+    for (std::size_t h = 0; h < 8; ++h) {
+      const std::size_t first = group * 512 + 64 * h;
+      const std::uint16_t* hd = heads + 64 * h;
+      std::uint64_t below = 0, ties = 0;
+      if constexpr (kStoSign) {
+        const float* th = job.theta + first;
+        for (int k = 0; k < 64; ++k) {
+          const float t = th[k] < -1.0f ? -1.0f : (th[k] > 1.0f ? 1.0f : th[k]);
+          const float x = t * 32768.0f, a = static_cast<float>(static_cast<int>(hd[k]) - 32768);
+          const bool b = a + 1.0f <= x;
+          below |= std::uint64_t{b} << k;
+          ties |= std::uint64_t{!b && a <= x} << k;
+        }
+      } else {
+        for (int k = 0; k < 64; ++k) {
+          below |= std::uint64_t{hd[k] < t16} << k;
+          ties |= std::uint64_t{hd[k] == t16} << k;
+        }
+      }
+      const std::uint64_t in = kStoSign ? 0 : bits[word + h];
+      for (std::uint64_t t = ties; t != 0; t &= t - 1) {
+        const int k = __builtin_ctzll(t);
+        const bool decided = ExactDecision<kStoSign>(job, first + static_cast<std::size_t>(k), hd[k], ((in >> k) & 1u) != 0);
+        // StoSign: `below` holds "+"; RR: it holds "flip", so store the exact outcome as a flip.
+        const bool set = kStoSign ? decided : (decided != (((in >> k) & 1u) != 0));
+        below = set ? (below | (std::uint64_t{1} << k)) : (below & ~(std::uint64_t{1} << k));
+      }
+      bits[word + h] = kStoSign ? below : (in ^ below);
+    }
+  }
+}
+
+template <bool kStoSign>
+__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"), flatten)) void BodyAvx512(const RrJob& job,
+                                                                                       std::uint64_t* bits,
+                                                                                       std::size_t lo, std::size_t hi) {
+  Body<kStoSign>(job, bits, lo, hi);
+}
+template <bool kStoSign>
+__attribute__((target("avx2,bmi2"))) void BodyAvx2(const RrJob& job, std::uint64_t* bits, std::size_t lo,
+                                                   std::size_t hi) {
+  Body<kStoSign>(job, bits, lo, hi);
+}
+template <bool kStoSign>
+void BodyBaseline(const RrJob& job, std::uint64_t* bits, std::size_t lo, std::size_t hi) {
+  Body<kStoSign>(job, bits, lo, hi);
+}
+
+using BodyFn = void (*)(const RrJob&, std::uint64_t*, std::size_t, std::size_t);
+
+template <bool kStoSign>
+BodyFn Select(Isa isa) {
+  switch (isa) {
+    case Isa::kAvx512: return BodyAvx512<kStoSign>;
+    case Isa::kAvx2: return BodyAvx2<kStoSign>;
+    case Isa::kBaseline: return BodyBaseline<kStoSign>;
+  }
+  return BodyBaseline<kStoSign>;
+}
+
+// Whole groups of 8 full words through the SIMD body, the rest through the scalar loops.
+template <bool kStoSign>
+void Run(const RrJob& job, std::span<std::uint64_t> bits, int threads, Isa isa) {
+  const BodyFn simd = Select<kStoSign>(isa);
+  const std::size_t full_words = job.m / 64;
+  const auto scalar = [&](std::size_t a, std::size_t b) {
+    if constexpr (kStoSign) {
+      const std::size_t j_lo = 64 * a, j_hi = std::min(64 * b, job.m);
+      if (detail::AnyNonFinite(job.theta + j_lo, j_hi - j_lo)) {
+        job.non_finite->store(true, std::memory_order_relaxed);
+        std::fill(bits.begin() + static_cast<std::ptrdiff_t>(a), bits.begin() + static_cast<std::ptrdiff_t>(b), 0);
+        return;
+      }
+      detail::StoSignWords<NoRrFaults>({job.theta, job.m}, *job.ctx, job.addr, bits, a, b);
+    } else {
+      detail::RandomizeWords<NoRrFaults>(job.flip_threshold, job.m, *job.ctx, job.addr, bits, a, b);
+    }
+  };
+  detail::ForWordRanges(PackedWords(job.m), threads, [&](std::size_t lo, std::size_t hi) {
+    const std::size_t simd_lo = (lo + 7) / 8 * 8;
+    std::size_t simd_hi = std::min(hi, full_words);
+    simd_hi = simd_hi > simd_lo ? simd_lo + (simd_hi - simd_lo) / 8 * 8 : simd_lo;
+    if (simd_lo >= simd_hi) {
+      scalar(lo, hi);
+      return;
+    }
+    if (lo < simd_lo) scalar(lo, simd_lo);
+    simd(job, bits.data(), simd_lo, simd_hi);
+    if (simd_hi < hi) scalar(simd_hi, hi);
+  });
+}
+
+}  // namespace
+
+void EncodeStoSignFast(std::span<const float> theta, const StreamContext& ctx, std::uint32_t client,
+                       std::span<std::uint64_t> bits, int threads, Isa isa) {
+  ValidateOutputSize(theta.size(), bits.size());
+  detail::CheckIndexRange(ctx, theta.size());
+  std::atomic<bool> non_finite{false};
+  const RrJob job{&ctx, detail::StoSignAddress(ctx, client), theta.data(), 0, theta.size(), &non_finite};
+  Run<true>(job, bits, threads, isa);
+  if (non_finite.load()) {
+    std::fill(bits.begin(), bits.begin() + static_cast<std::ptrdiff_t>(PackedWords(theta.size())), std::uint64_t{0});
+    ValidateLatents(theta, bits.size());  // throws, naming the first bad index
+    throw std::logic_error("fast StoSign: a range reported a non-finite latent that ValidateLatents did not find");
+  }
+}
+
+void ApplyRandomizedResponseFast(std::uint64_t flip_threshold, std::size_t m, const StreamContext& ctx,
+                                 std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa) {
+  ValidateOutputSize(m, bits.size());
+  detail::CheckIndexRange(ctx, m);
+  const RrJob job{&ctx, detail::RrAddress(ctx, client), nullptr, flip_threshold, m, nullptr};
+  Run<false>(job, bits, threads, isa);
+}
+
+}  // namespace dpfl::quant::fast
