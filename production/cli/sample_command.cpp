@@ -4,6 +4,8 @@
 //   dpfl sample ldpq    --eps X --c C --r R --w W                --n N --seed S [options]
 //   dpfl sample corbinq --eps X --c C --r R --w1 W1 --w2 W2 --d D --n N --seed S [options]
 //   dpfl sample coq     (as corbinq) [--px 0.5]
+//   dpfl sample rr      --rr-gamma G --input +1|-1               --n N --seed S [options]
+//   dpfl sample stosign --theta T                                --n N --seed S [options]
 //   options: --generator chacha20|philox, --backend cpu|cuda|auto, --threads T
 //
 // The draws, their stream key and chunking: dpfl/quant/sampling.hpp (DrawSampleCounts; the policy is
@@ -27,6 +29,7 @@
 #include "dpfl/error.hpp"
 #include "dpfl/quant/binary_element.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/randomized_response.hpp"
 #include "dpfl/quant/sampling.hpp"
 #if defined(DPFL_HAVE_CUDA)
 #include "dpfl/quant/cuda_quantizer.hpp"
@@ -198,6 +201,90 @@ json RunSampleUnmapped(const SampleArgs& a) {
   return out;
 }
 
+// ---- DPFL-BNN (seed 004): randomized response and StoSign ----------------------------------
+
+#if defined(DPFL_HAVE_CUDA)
+quant::ChunkEncoder CudaBnnChunkEncoder(quant::SampledQuantizer, const quant::RandomizedResponse&) {
+  throw InvalidArgument("--backend", "cuda: TODO-CUDA-RR");
+}
+#endif
+
+struct BnnSampleArgs {
+  bool rr = true;  // false: stosign
+  std::string gamma, input, theta, n, seed;
+  std::string generator = "chacha20", backend = "cpu", threads = "1";
+};
+
+json RunBnnSampleUnmapped(const BnnSampleArgs& a) {
+  const std::uint64_t n = ParseUnsigned(a.n, "--n", 1, quant::kMaxSampleDraws);
+  const std::uint64_t seed = ParseUnsigned(a.seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
+  const int threads = static_cast<int>(ParseUnsigned(a.threads, "--threads", 1, kMaxThreads));
+  if (a.generator != "chacha20" && a.generator != "philox")
+    throw InvalidArgument("--generator", "must be chacha20 or philox, got '" + a.generator + "'");
+  if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto")
+    throw InvalidArgument("--backend", "must be cpu, cuda or auto, got '" + a.backend + "'");
+  float value = 0;
+  quant::RandomizedResponse rr;
+  if (a.rr) {
+    rr = quant::MakeRandomizedResponse(ParseDecimal(a.gamma, "--rr-gamma"));
+    if (a.input != "+1" && a.input != "1" && a.input != "-1")
+      throw InvalidArgument("--input", "must be +1 or -1 (the binary weight every draw starts from), got '" + a.input + "'");
+    value = a.input == "-1" ? -1.0f : 1.0f;
+  } else {
+    value = ParseWeight(a.theta, "--theta");
+  }
+  const bool cuda = UseCudaBackend(a.backend);
+  StreamContext ctx;
+  ctx.generator = a.generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
+  ctx.key = quant::SampleKeyFromSeed(seed);
+  const quant::SampledQuantizer quantizer = a.rr ? quant::SampledQuantizer::kRr : quant::SampledQuantizer::kStoSign;
+  quant::ChunkEncoder encode = quant::CpuBnnChunkEncoder(quantizer, rr, threads);
+#if defined(DPFL_HAVE_CUDA)
+  if (cuda) encode = CudaBnnChunkEncoder(quantizer, rr);
+#endif
+  const std::uint64_t plus = quant::DrawSampleCounts(quantizer, value, 0.0f, n, ctx, encode).plus;
+
+  json params = {{"n", n}, {"seed", seed}, {"generator", a.generator}, {"backend", a.backend}, {"threads", threads}};
+  json out = {{"command", "sample"}, {"mechanism", a.rr ? "rr" : "stosign"}, {"backend_used", cuda ? "cuda" : "cpu"}};
+  json stream = StreamJson(ctx, seed, Mechanism::kLdpq);
+  if (a.rr) {
+    stream["entities"] = "client 0: Sign of the input, then its kRandomizedResponse stream (seed-004 Alg. C)";
+    params["rr_gamma"] = rr.gamma;
+    params["input"] = value > 0 ? "+1" : "-1";
+    out["flip_threshold"] = std::to_string(rr.flip_threshold);
+    out["implemented_flip_probability"] = Over2To64(rr.flip_threshold);
+    out["implemented_gamma"] = Over2To64(quant::ImplementedGammaNumerator(rr));
+    // P(+) = keep probability for input +1, flip probability for input −1.
+    out["implemented_q_plus"] = value > 0 ? TwoTo64Minus(rr.flip_threshold) + "/2^64" : Over2To64(rr.flip_threshold);
+  } else {
+    stream["entities"] = "client 0: its kStoSign stream (seed-004 Alg. B, hard sigmoid)";
+    params["theta"] = static_cast<double>(value);
+    if (value >= 1.0f) {
+      out["threshold_plus"] = "none (theta >= 1 is always +)";
+      out["implemented_q_plus"] = "1";
+    } else {
+      const std::uint64_t t = quant::StoSignThreshold(value);
+      out["threshold_plus"] = std::to_string(t);
+      out["implemented_q_plus"] = Over2To64(t);
+    }
+  }
+  out["stream"] = std::move(stream);
+  out["counts"] = {{"+", plus}, {"-", n - plus}};
+  out["parameters"] = std::move(params);
+  return out;
+}
+
+json RunBnnSample(const BnnSampleArgs& a) {
+  try {
+    return RunBnnSampleUnmapped(a);
+  } catch (const InvalidArgument& e) {
+    if (!e.argument().empty() && e.argument()[0] == '-') throw;
+    const std::string what = e.what(), prefix = e.argument() + ": ";
+    throw InvalidArgument(e.argument() == "theta" ? "--theta" : "--" + e.argument(),
+                          what.compare(0, prefix.size(), prefix) == 0 ? what.substr(prefix.size()) : what);
+  }
+}
+
 // Errors of the production library name its parameters ("eps", "p_x"); report the flags.
 json RunSample(const SampleArgs& a) {
   try {
@@ -264,6 +351,27 @@ void RegisterSampleCommand(CLI::App& root, std::vector<Command>& commands) {
     app->add_option("--d", args->d, "shared bits per parameter, 0..62")->required();
     if (mechanism == Mechanism::kCoq) app->add_option("--px", args->px, "codebook bias p_x; only 0.5 is supported");
     commands.push_back({app, [args] { return RunSample(*args); }});
+  }
+  for (const bool rr : {true, false}) {
+    auto args = std::make_shared<BnnSampleArgs>();
+    args->rr = rr;
+    CLI::App* app = rr ? sample->add_subcommand("rr", "randomized response (seed-004 Alg. C) on n bits equal to --input: "
+                                                      "counts of + and -")
+                       : sample->add_subcommand("stosign", "StoSign (seed-004 Alg. B, hard sigmoid) of n latents equal "
+                                                           "to --theta: counts of + and -");
+    if (rr) {
+      app->add_option("--rr-gamma", args->gamma, "RR bias gamma in [0, 1/2]: keep w.p. 1/2 + gamma (decimal)")->required();
+      app->add_option("--input", args->input, "the binary weight of every draw: +1 or -1")->required();
+    } else {
+      app->add_option("--theta", args->theta, "latent weight (decimal; rounded to float; |theta| > 1 saturates)")
+          ->required();
+    }
+    app->add_option("--n", args->n, "number of draws, 1..2^48")->required();
+    app->add_option("--seed", args->seed, "64-bit seed of the stream key (splitmix64 expansion)")->required();
+    app->add_option("--generator", args->generator, "chacha20 (default) or philox");
+    app->add_option("--backend", args->backend, "cpu (default), cuda, or auto (cuda if available)");
+    app->add_option("--threads", args->threads, "CPU encoder threads, 1..1024 (default 1; output does not depend on it)");
+    commands.push_back({app, [args] { return RunBnnSample(*args); }});
   }
 }
 

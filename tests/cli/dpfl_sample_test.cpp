@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpfl/ref/bnn_laws.hpp"
 #include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/ldpq.hpp"
 #include "dpfl/ref/numbers.hpp"
@@ -461,6 +462,101 @@ TEST(DpflSampleStat, TheTestRejectsTheAsPrintedLine14Law) {
   if (!impossible_outcome) {
     const auto [bad_stat, bad_dof] = ChiSquare(counts, printed, kStatDraws);
     EXPECT_GT(bad_stat, Critical(bad_dof));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// seed 004: `dpfl sample rr` and `dpfl sample stosign` (DPFL-BNN, Alg. C and B).
+
+struct BnnCase {
+  std::string mechanism, value;  // rr: γ (decimal, exact dyadic) with `input`; stosign: θ
+  int input;
+  std::string generator;
+  std::uint64_t seed;
+};
+
+std::vector<std::string> BnnArgs(const BnnCase& c, std::uint64_t n) {
+  std::vector<std::string> args = {"sample", c.mechanism, "--n", std::to_string(n), "--seed", std::to_string(c.seed),
+                                   "--generator", c.generator};
+  if (c.mechanism == "rr") {
+    args.insert(args.end(), {"--rr-gamma", c.value, "--input", c.input > 0 ? "+1" : "-1"});
+  } else {
+    args.insert(args.end(), {"--theta", c.value});
+  }
+  return args;
+}
+
+// P(+) from the reference laws (dpfl/ref/bnn_laws.hpp); values are exact dyadics, so the
+// reference sees exactly what the CLI parses.
+Rational BnnPlus(const BnnCase& c) {
+  const Rational v = dpfl::ref::ParseRational(c.value, "value");
+  return c.mechanism == "rr" ? dpfl::ref::RrPlusProbability(v, c.input) : dpfl::ref::StoSignPlusProbability(v);
+}
+
+const std::vector<BnnCase> kBnnCases = {
+    {"rr", "0.1015625", 1, "chacha20", 21}, {"rr", "0.375", -1, "philox", 22}, {"rr", "0", 1, "chacha20", 23},
+    {"rr", "0.5", -1, "philox", 24},        {"stosign", "0.3125", 0, "chacha20", 25},
+    {"stosign", "-0.875", 0, "philox", 26}, {"stosign", "1.5", 0, "chacha20", 27}, {"stosign", "-0.0", 0, "philox", 28},
+};
+
+TEST(DpflSampleBnn, JsonShapeAndImplementedProbabilities) {
+  const json rr = RunOk(BnnArgs(kBnnCases[0], 1000));
+  ASSERT_FALSE(rr.empty());
+  EXPECT_EQ(rr["mechanism"], "rr");
+  EXPECT_EQ(rr["counts"]["+"].get<std::uint64_t>() + rr["counts"]["-"].get<std::uint64_t>(), 1000u);
+  // γ = 0.1015625 = 13/128: T_flip = (1/2 − 13/128)·2^64 exactly, keep = 2^64 − T.
+  const Rational t_flip = (Rational(1, 2) - Rational(13, 128)) * dpfl::ref::Pow2(64);
+  EXPECT_EQ(rr["flip_threshold"], dpfl::ref::ToExactString(t_flip));
+  EXPECT_EQ(rr["implemented_gamma"], dpfl::ref::ToExactString(Rational(13, 128) * dpfl::ref::Pow2(64)) + "/2^64");
+  EXPECT_EQ(rr["parameters"]["input"], "+1");
+  const json st = RunOk(BnnArgs(kBnnCases[4], 1000));
+  ASSERT_FALSE(st.empty());
+  EXPECT_EQ(st["mechanism"], "stosign");
+  EXPECT_EQ(st["implemented_q_plus"],
+            dpfl::ref::ToExactString((Rational(5, 16) + 1) / 2 * dpfl::ref::Pow2(64)) + "/2^64");
+  EXPECT_EQ(RunOk(BnnArgs(kBnnCases[6], 10))["counts"]["+"], 10);  // θ ≥ 1: always +
+  EXPECT_EQ(RunOk(BnnArgs(kBnnCases[3], 10))["counts"]["-"], 10);  // γ = 1/2: never flips
+}
+
+TEST(DpflSampleBnn, CountsMatchTheReferenceLaw) {
+  for (const BnnCase& c : kBnnCases) {
+    const json j = RunOk(BnnArgs(c, kStatDraws));
+    ASSERT_FALSE(j.empty());
+    const std::vector<std::uint64_t> counts = {j["counts"]["+"].get<std::uint64_t>(), j["counts"]["-"].get<std::uint64_t>()};
+    const Rational p = BnnPlus(c);
+    const std::vector<double> pmf = {p.convert_to<double>(), Rational(1 - p).convert_to<double>()};
+    const auto [stat, dof] = ChiSquare(counts, pmf, kStatDraws);
+    if (dof >= 1) {
+      EXPECT_LT(stat, Critical(dof)) << c.mechanism << " " << c.value << " seed " << c.seed;
+    }
+  }
+  // Power: the flip probability read as γ (seed-004 E27) is rejected by the same statistic.
+  const BnnCase c = kBnnCases[0];
+  const json j = RunOk(BnnArgs(c, kStatDraws));
+  const std::vector<std::uint64_t> counts = {j["counts"]["+"].get<std::uint64_t>(), j["counts"]["-"].get<std::uint64_t>()};
+  const double keep_if_gamma_were_flip = 1 - 0.1015625;
+  const auto [bad, bad_dof] = ChiSquare(counts, {keep_if_gamma_were_flip, 1 - keep_if_gamma_were_flip}, kStatDraws);
+  EXPECT_GT(bad, Critical(bad_dof));
+}
+
+TEST(DpflSampleBnn, BadInputExits2NamingTheFlag) {
+  const std::vector<std::string> rr = {"sample", "rr", "--rr-gamma", "0.1", "--input", "+1", "--n", "10", "--seed", "1"};
+  const std::vector<std::string> st = {"sample", "stosign", "--theta", "0.1", "--n", "10", "--seed", "1"};
+  std::vector<std::pair<std::vector<std::string>, std::string>> cases;
+  for (const char* g : {"-0.1", "0.51", "nan", "inf", "1/4", ""}) cases.push_back({With(rr, "--rr-gamma", g), "--rr-gamma"});
+  for (const char* in : {"0", "2", "+", "x", "-1.0"}) cases.push_back({With(rr, "--input", in), "--input"});
+  for (const char* t : {"nan", "inf", "1e39", "t"}) cases.push_back({With(st, "--theta", t), "--theta"});
+  cases.push_back({With(st, "--n", "0"), "--n"});
+  cases.push_back({With(rr, "--generator", "mt"), "--generator"});
+  cases.push_back({Without(rr, "--input"), "--input"});
+  cases.push_back({Without(st, "--theta"), "--theta"});
+  cases.push_back({With(st, "--rr-gamma", "0.1"), "--rr-gamma"});  // an rr flag on stosign
+  for (const auto& [args, flag] : cases) {
+    const RunResult r = RunDpfl(args);
+    EXPECT_EQ(r.exit_code, 2) << flag << "\n" << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
   }
 }
 

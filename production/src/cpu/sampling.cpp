@@ -30,6 +30,8 @@ rng::StreamKey SampleKeyFromSeed(std::uint64_t seed) {
 }
 
 ChunkEncoder CpuChunkEncoder(SampledQuantizer quantizer, const BinaryLevels& levels, int d, int threads) {
+  if (quantizer == SampledQuantizer::kRr || quantizer == SampledQuantizer::kStoSign)
+    throw InvalidArgument("quantizer", "RR and StoSign draws take CpuBnnChunkEncoder");
   return [quantizer, levels, d, threads](const StreamContext& ctx, std::span<const float> w1, std::span<const float> w2,
                                          std::span<std::uint64_t> b1, std::span<std::uint64_t> b2) {
     switch (quantizer) {
@@ -43,7 +45,24 @@ ChunkEncoder CpuChunkEncoder(SampledQuantizer quantizer, const BinaryLevels& lev
         EncodeCoq(levels, w1, d, PairRole::kQ1, 0.5, ctx, 0, 0, b1, threads);
         EncodeCoq(levels, w2, d, PairRole::kQ2, 0.5, ctx, 0, 1, b2, threads);
         break;
+      case SampledQuantizer::kRr:
+      case SampledQuantizer::kStoSign:
+        break;  // rejected above
     }
+  };
+}
+
+ChunkEncoder CpuBnnChunkEncoder(SampledQuantizer quantizer, const RandomizedResponse& rr, int threads) {
+  if (quantizer != SampledQuantizer::kRr && quantizer != SampledQuantizer::kStoSign)
+    throw InvalidArgument("quantizer", "CpuBnnChunkEncoder draws RR or StoSign only");
+  return [quantizer, rr, threads](const StreamContext& ctx, std::span<const float> w1, std::span<const float>,
+                                  std::span<std::uint64_t> b1, std::span<std::uint64_t>) {
+    if (quantizer == SampledQuantizer::kStoSign) {
+      EncodeStoSign(w1, ctx, 0, b1, threads);
+      return;
+    }
+    EncodeSign(w1, b1, threads);
+    ApplyRandomizedResponse(rr, w1.size(), ctx, 0, b1, threads);
   };
 }
 
@@ -51,7 +70,7 @@ SampleCounts DrawSampleCounts(SampledQuantizer quantizer, float w1, float w2, st
                               const ChunkEncoder& encode) {
   if (n < 1 || n > kMaxSampleDraws)
     throw InvalidArgument("n", "must be an integer in [1, 2^48], got " + std::to_string(n));
-  const bool pair = quantizer != SampledQuantizer::kLdpq;
+  const bool pair = IsPairSampler(quantizer);
   const std::size_t chunk = static_cast<std::size_t>(n < kSampleChunk ? n : kSampleChunk);
   const std::vector<float> x1(chunk, w1), x2(pair ? chunk : 0, w2);
   std::vector<std::uint64_t> bits1(PackedWords(chunk)), bits2(pair ? bits1.size() : 0);

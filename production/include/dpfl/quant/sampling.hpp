@@ -10,6 +10,8 @@
 //    indices 0..2^20−1 (so at most 2^32 chunks);
 //  * LDPQ: private coins of client 0. CorBinQ / CoQ-FL: pair 0; Q1 (Alice) = client 0,
 //    Q2 (Bob) = client 1 (one key for both streams: the simulation form of the encoders).
+//  * DPFL-BNN (seed 004): RR = Sign of the input ±1 then ApplyRandomizedResponse with client 0's
+//    kRandomizedResponse stream; StoSign = EncodeStoSign with client 0's kStoSign stream.
 #pragma once
 
 #include <array>
@@ -18,6 +20,7 @@
 #include <span>
 
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/randomized_response.hpp"
 
 namespace dpfl::quant {
 
@@ -30,7 +33,9 @@ rng::StreamKey SampleKeyFromSeed(std::uint64_t seed);
 inline constexpr std::uint64_t kSampleChunk = std::uint64_t{1} << 20;
 inline constexpr std::uint64_t kMaxSampleDraws = std::uint64_t{1} << 48;
 
-enum class SampledQuantizer { kLdpq, kCorBinQ, kCoq };
+enum class SampledQuantizer { kLdpq, kCorBinQ, kCoq, kRr, kStoSign };
+// CorBinQ and CoQ-FL draw pairs (joint counts); the others one bit per draw.
+inline bool IsPairSampler(SampledQuantizer q) { return q == SampledQuantizer::kCorBinQ || q == SampledQuantizer::kCoq; }
 
 // Encodes one chunk: ctx (round = chunk index) and m = w1.size() parameters; b2/w2 are empty
 // for LDPQ. The default (CpuChunkEncoder) is the production CPU path; the CLI passes the CUDA
@@ -38,9 +43,11 @@ enum class SampledQuantizer { kLdpq, kCorBinQ, kCoq };
 using ChunkEncoder = std::function<void(const StreamContext& ctx, std::span<const float> w1, std::span<const float> w2,
                                         std::span<std::uint64_t> b1, std::span<std::uint64_t> b2)>;
 ChunkEncoder CpuChunkEncoder(SampledQuantizer quantizer, const BinaryLevels& levels, int d, int threads);
+// kRr (w1 = the input, ±1) or kStoSign (w1 = θ; rr unused) on the CPU.
+ChunkEncoder CpuBnnChunkEncoder(SampledQuantizer quantizer, const RandomizedResponse& rr, int threads);
 
 struct SampleCounts {
-  std::uint64_t plus = 0;                     // LDPQ: draws with "+"
+  std::uint64_t plus = 0;                     // LDPQ, RR, StoSign: draws with "+"
   std::array<std::uint64_t, 4> joint{};       // pairs: (−,−), (−,+), (+,−), (+,+), Q1 sign first
 };
 // n ∈ [1, kMaxSampleDraws] draws at weights w1 (and w2 for the pairs) with key/generator from

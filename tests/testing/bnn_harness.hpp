@@ -1,0 +1,219 @@
+// The statistical harness of the DPFL-BNN encoders (seed 004 Alg. B, C, D), shared by the
+// statistical suite (tests/statistical/bnn_stat_test.cpp: the production encoders, both
+// generators) and the planted-mutant catalog (tests/mutants/bnn_mutant_test.cpp: the faulty
+// instantiations of the internal rr_encoders.hpp loops). Oracle: the exact rational laws of
+// dpfl/ref/bnn_laws.hpp (the conversion to double feeds only the test statistics).
+//
+// Checks (each a p-value; the caller applies Holm over all of them):
+//  * per instance (kInstances, N = 2^20 coordinates each, γ and θ exact dyadics, input ±1):
+//    (a) RR marginal: counts of "+" after RR of N equal input bits vs 1/2 + γ·input;
+//    (b) StoSign marginal vs clip((θ + 1)/2, 0, 1);
+//    (c) the upload RR(StoSign(θ)) vs 1/2 + γ·clip(θ);
+//    (d) lag-1 independence of the RR output bits (pairs 2i, 2i + 1) vs the product of the exact
+//        marginals;
+//  * aggregate (kClients clients with distinct θ_i, m = 2^16 coordinates, one round):
+//    (e) the histogram of the secure-aggregation count K over the coordinates vs the exact
+//        Poisson-binomial pmf (§4.8);
+//    (f) z test of the mean of the broadcast values vs the exact mean (1/n) Σ (2π_i − 1);
+//    (g) z test of the mean squared deviation from the exact mean vs the exact variance
+//        (1/n²) Σ 4π_i(1 − π_i) (standard error from the sample).
+// All are Pearson χ² with cells of expected count < 5 pooled (an observation in a cell of exact
+// probability 0 gives p = 0), or two-sided z tests.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/randomized_response.hpp"
+#include "dpfl/quant/rr_encoders.hpp"  // internal (dpfl_testing_internals)
+#include "dpfl/ref/bnn_laws.hpp"
+#include "testing/bit_counts.hpp"
+#include "testing/stat.hpp"
+
+namespace dpfl::testing::bnn {
+
+inline constexpr int kInstances = 12;
+inline constexpr std::size_t kSamples = std::size_t{1} << 20;
+inline constexpr std::uint32_t kClients = 10;
+inline constexpr std::size_t kAggregateCoordinates = std::size_t{1} << 16;
+inline constexpr std::uint64_t kInstanceSeed = 0xb1a5ed0000000004ULL;
+
+// The encoders under test.
+struct Encoders {
+  std::function<void(std::span<const float>, const quant::StreamContext&, std::uint32_t, std::span<std::uint64_t>)>
+      stosign;
+  std::function<void(const quant::RandomizedResponse&, std::size_t, const quant::StreamContext&, std::uint32_t,
+                     std::span<std::uint64_t>)>
+      rr;
+  std::function<void(std::span<const std::uint32_t>, std::uint32_t, std::span<float>)> decode;
+};
+
+inline Encoders ProductionEncoders() {
+  return {[](auto theta, const auto& ctx, auto client, auto bits) { quant::EncodeStoSign(theta, ctx, client, bits, 2); },
+          [](const auto& rr, auto m, const auto& ctx, auto client, auto bits) {
+            quant::ApplyRandomizedResponse(rr, m, ctx, client, bits, 2);
+          },
+          [](auto counts, auto n, auto mean) { quant::DecodeBnnAverage(counts, n, mean); }};
+}
+
+template <class Faults>
+Encoders FaultyEncoders() {
+  return {[](auto theta, const auto& ctx, auto client, auto bits) {
+            quant::detail::EncodeStoSignT<Faults>(theta, ctx, client, bits, 2);
+          },
+          [](const auto& rr, auto m, const auto& ctx, auto client, auto bits) {
+            quant::detail::ApplyRandomizedResponseT<Faults>(rr, m, ctx, client, bits, 2);
+          },
+          [](auto counts, auto n, auto mean) { quant::detail::DecodeBnnAverageT<Faults>(counts, n, mean); }};
+}
+
+struct Check {
+  std::string what;
+  double statistic = 0, p_value = 1;
+  std::size_t samples = 0;
+};
+
+struct Instance {
+  ref::Rational gamma, theta;  // exact dyadics: γ = a/2^10, θ = b/2^12
+  int input = 1;
+};
+
+inline std::vector<Instance> MakeInstances() {
+  std::mt19937_64 mt(kInstanceSeed);
+  std::vector<Instance> out;
+  for (int i = 0; i < kInstances; ++i) {
+    Instance in;
+    const long a = i == 0 ? 0 : (i == 1 ? 512 : static_cast<long>(mt() % 513));  // γ = 0 and 1/2 included
+    in.gamma = ref::Rational(a, 1024);
+    in.theta = ref::Rational(static_cast<long>(mt() % 10241) - 5120, 4096);  // [−1.25, 1.25]: some clipped
+    in.input = mt() % 2 ? 1 : -1;
+    out.push_back(in);
+  }
+  return out;
+}
+
+inline double D(const ref::Rational& x) { return x.convert_to<double>(); }
+inline std::uint64_t Ones(std::span<const std::uint64_t> b) {
+  std::uint64_t n = 0;
+  for (std::uint64_t w : b) n += static_cast<std::uint64_t>(std::popcount(w));
+  return n;
+}
+
+inline quant::StreamContext Context(rng::Generator gen, std::uint64_t seed, std::uint32_t round) {
+  quant::StreamContext ctx;
+  ctx.generator = gen;
+  std::mt19937_64 mt(seed);
+  for (auto& w : ctx.key.words) w = static_cast<std::uint32_t>(mt());
+  ctx.round = round;
+  return ctx;
+}
+
+inline Check Gof(const std::string& what, std::span<const std::uint64_t> counts, std::span<const double> probs) {
+  const stat::GofResult g = stat::ChiSquareGof(counts, probs);
+  std::uint64_t n = 0;
+  for (std::uint64_t c : counts) n += c;
+  return {what, g.statistic, g.p_value, static_cast<std::size_t>(n)};
+}
+
+inline Check BinaryGof(const std::string& what, std::uint64_t plus, std::uint64_t n, const ref::Rational& p) {
+  const std::array<std::uint64_t, 2> counts = {n - plus, plus};
+  const std::array<double, 2> probs = {D(1 - p), D(p)};
+  return Gof(what, counts, probs);
+}
+
+inline std::vector<Check> RunHarness(const Encoders& enc, rng::Generator gen) {
+  std::vector<Check> checks;
+  const char* g = gen == rng::Generator::kChaCha20 ? "ChaCha20" : "Philox";
+  const std::vector<Instance> instances = MakeInstances();
+  std::vector<std::uint64_t> bits(quant::PackedWords(kSamples));
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const Instance& in = instances[i];
+    const quant::RandomizedResponse rr = quant::MakeRandomizedResponse(D(in.gamma));
+    const float theta = static_cast<float>(D(in.theta));  // exact: b/2^12
+    const std::vector<float> thetas(kSamples, theta);
+    const quant::StreamContext ctx = Context(gen, kInstanceSeed + i, static_cast<std::uint32_t>(i));
+    const std::string tag = std::string(g) + " #" + std::to_string(i) + " gamma=" + ref::ToExactString(in.gamma) +
+                            " theta=" + ref::ToExactString(in.theta) + " input=" + std::to_string(in.input);
+    // (a) RR of N equal input bits.
+    std::fill(bits.begin(), bits.end(), in.input > 0 ? ~std::uint64_t{0} : 0);
+    enc.rr(rr, kSamples, ctx, 3, bits);
+    const ref::Rational p_rr = ref::RrPlusProbability(in.gamma, in.input);
+    checks.push_back(BinaryGof("RR marginal " + tag, Ones(bits), kSamples, p_rr));
+    // (d) lag-1 independence of those bits.
+    const std::array<std::uint64_t, 4> lag = LagOneCounts(bits);
+    const double pp = D(p_rr), pm = 1 - pp;
+    const std::array<double, 4> lag_probs = {pm * pm, pm * pp, pp * pm, pp * pp};
+    checks.push_back(Gof("RR lag-1 independence " + tag, lag, lag_probs));
+    // (b) StoSign, (c) StoSign then RR (the client's upload).
+    enc.stosign(thetas, ctx, 3, bits);
+    checks.push_back(BinaryGof("StoSign marginal " + tag, Ones(bits), kSamples, ref::StoSignPlusProbability(in.theta)));
+    enc.rr(rr, kSamples, ctx, 3, bits);
+    checks.push_back(BinaryGof("upload RR(StoSign) marginal " + tag, Ones(bits), kSamples,
+                               ref::BnnUploadPlusProbability(in.gamma, in.theta, true)));
+  }
+
+  // Aggregate: kClients uploads, the server's counts and broadcast values.
+  const ref::Rational gamma(3, 16);
+  const quant::RandomizedResponse rr = quant::MakeRandomizedResponse(D(gamma));
+  std::vector<ref::Rational> pi;
+  std::vector<std::vector<std::uint64_t>> uploads(kClients, std::vector<std::uint64_t>(quant::PackedWords(kAggregateCoordinates)));
+  const quant::StreamContext ctx = Context(gen, kInstanceSeed ^ 0xa99, 77);
+  for (std::uint32_t c = 0; c < kClients; ++c) {
+    const ref::Rational theta(static_cast<long>(c * 53 % 29) * 4 - 44, 64);  // −0.6875 … 1.0625 (one clipped), mean ≠ 0
+    pi.push_back(ref::BnnUploadPlusProbability(gamma, theta, true));
+    const std::vector<float> thetas(kAggregateCoordinates, static_cast<float>(D(theta)));
+    enc.stosign(thetas, ctx, c, uploads[c]);
+    enc.rr(rr, kAggregateCoordinates, ctx, c, uploads[c]);
+  }
+  std::vector<std::span<const std::uint64_t>> views(uploads.begin(), uploads.end());
+  std::vector<std::uint32_t> counts(kAggregateCoordinates, 0);
+  quant::AccumulateMessages(views, counts);
+  std::vector<std::uint64_t> histogram(kClients + 1, 0);
+  for (std::uint32_t k : counts) ++histogram[k];
+  const std::vector<ref::Rational> pmf = ref::PoissonBinomialPmf(pi);
+  std::vector<double> pmf_d;
+  for (const auto& p : pmf) pmf_d.push_back(D(p));
+  checks.push_back(Gof(std::string(g) + " aggregate: count K vs Poisson-binomial", histogram, pmf_d));
+  std::vector<float> mean(kAggregateCoordinates);
+  enc.decode(counts, kClients, mean);
+  const ref::BnnAverageMoments law = ref::BnnAverageLaw(pi);
+  std::vector<double> x(mean.begin(), mean.end()), sq;
+  const stat::MeanTest bias = stat::ZTestMean(x, D(law.mean), std::sqrt(D(law.variance)));
+  checks.push_back({std::string(g) + " aggregate: mean of the broadcast average", bias.z, bias.p_value, x.size()});
+  for (double v : x) sq.push_back((v - D(law.mean)) * (v - D(law.mean)));
+  const stat::MeanTest var = stat::ZTestMean(sq, D(law.variance));
+  checks.push_back({std::string(g) + " aggregate: variance of the broadcast average", var.z, var.p_value, sq.size()});
+  return checks;
+}
+
+// Holm over `checks` at family-wise level alpha; prints every rejected check and the smallest p.
+inline int HolmRejections(const std::vector<Check>& checks, double alpha, bool print) {
+  std::vector<double> p;
+  for (const Check& c : checks) p.push_back(c.p_value);
+  const std::vector<bool> reject = stat::HolmReject(p, alpha);
+  int n = 0;
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    if (checks[i].p_value < checks[best].p_value) best = i;
+    if (!reject[i]) continue;
+    ++n;
+    if (print) std::printf("  rejected: %s: statistic %.4g, p %.3g, N %zu\n", checks[i].what.c_str(), checks[i].statistic,
+                           checks[i].p_value, checks[i].samples);
+  }
+  if (print && !checks.empty())
+    std::printf("  strongest: %s: statistic %.4g, p %.3g, N %zu (%d of %zu rejected by Holm at %.3g)\n",
+                checks[best].what.c_str(), checks[best].statistic, checks[best].p_value, checks[best].samples, n,
+                checks.size(), alpha);
+  return n;
+}
+
+}  // namespace dpfl::testing::bnn
