@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "dpfl/fl/bnn_training.hpp"
 #include "dpfl/fl/training.hpp"
 
 namespace dpfl::certify {
@@ -163,6 +164,22 @@ struct Authenticity {
 Authenticity CheckAuthenticity(const std::string& certificate_bytes, const nlohmann::json& certificate,
                                const std::optional<std::string>& signature_text, const std::string& signature_name,
                                const std::optional<std::array<std::uint8_t, 32>>& public_key);
+
+// ---- DPFL-BNN (seed 004; bnn_certificate.cpp) ------------------------------------------------
+// Its certificate has the same format, digest, signature and verify-certificate entry point;
+// configuration.mechanism = "dpfl-bnn" selects these pieces.
+fl::BnnTrainConfig BnnTrainConfigFromJson(const nlohmann::json& configuration);
+// Guarantees of one client's T·d RR bits at the implemented γ̃ (needs rr_gamma (number or null),
+// rounds, latents, delta); recomputed by the verifier.
+nlohmann::json ComputeBnnPrivacy(const nlohmann::json& configuration);
+struct BnnRunFiles {
+  std::string models_sha256, metrics_sha256;
+};
+nlohmann::json BuildBnnCertificate(const nlohmann::json& configuration, const nlohmann::json& dataset,
+                                   const std::string& code_version, const fl::BnnTrainResult& result,
+                                   const BnnRunFiles& files, const std::optional<std::string>& signing_public_key);
+// The DPFL-BNN checks of VerifyCertificate (called by it).
+void VerifyBnnCertificate(const nlohmann::json& certificate, const VerifyOptions& options, Verification& v);
 
 std::string HexDouble(double x);
 double ParseHexDouble(const std::string& s);

@@ -70,6 +70,18 @@ inline const nlohmann::json& Array(const nlohmann::json& j, const std::string& k
   return v;
 }
 
+// Decimal printing of exact values at 25 significant digits (privacy_ledger.cpp): Dec to
+// nearest; DecUp/DecDown directed, so that a printed enclosure still contains the truth.
+std::string Dec(const Rational& x);
+std::string DecUp(const Rational& x);
+std::string DecDown(const Rational& x);
+nlohmann::json IntervalJson(const Interval& x);  // {"lo": DecDown(lo), "hi": DecUp(hi)}
+// One guarantee row in the certificate's schema {notion, unit, adjacency, observer, composition,
+// applies, epsilon_lo, epsilon_hi, delta[, reason]}; ε and δ are null unless it applies.
+nlohmann::json Guarantee(const std::string& notion, const std::string& unit, const std::string& adjacency,
+                         const std::string& observer, const std::string& composition, const Interval* eps,
+                         const std::string& delta, bool applies, const std::string& reason);
+
 // SHA-256 of the certificate's JSON without its "digest" field (integrity only: unkeyed).
 std::string Digest(nlohmann::json certificate);
 

@@ -28,22 +28,6 @@ Rational Two64() { return ref::Pow2(64); }
 Rational FromU64(std::uint64_t v) {
   return Rational(static_cast<std::uint32_t>(v >> 32)) * ref::Pow2(32) + Rational(static_cast<std::uint32_t>(v));
 }
-std::string Dec(const Rational& x) { return ref::ToDecimalString(x, kDigits); }
-// Directed decimal printing, so that a printed enclosure still contains the truth: rounding
-// x ± half a unit in the last place to nearest lands on the far side of x (if x + h crosses a
-// power of ten, the rounded value is at least that power, which exceeds x).
-// A value that prints exactly (e.g. 1) is printed as it is.
-bool PrintsExactly(const Rational& x, const std::string& text) { return ref::ParseRational(text, "decimal") == x; }
-std::string DecUp(const Rational& x) {
-  const std::string exact = Dec(x);
-  return PrintsExactly(x, exact) ? exact : Dec(x + ref::DecimalRoundingBound(x, kDigits));
-}
-std::string DecDown(const Rational& x) {
-  const std::string exact = Dec(x);
-  return PrintsExactly(x, exact) ? exact : Dec(x - ref::DecimalRoundingBound(x, kDigits));
-}
-nlohmann::json IntervalJson(const Interval& x) { return {{"lo", DecDown(x.lo())}, {"hi", DecUp(x.hi())}}; }
-
 // max(a/b, (2^64 − b)/(2^64 − a)) for thresholds of the outcome at the favourable end (a) and
 // the unfavourable end (b): the worst ratio of one binary output.
 Rational BitRatio(std::uint64_t favourable, std::uint64_t unfavourable) {
@@ -53,10 +37,29 @@ Rational BitRatio(std::uint64_t favourable, std::uint64_t unfavourable) {
   return ref::Max(a / b, (Two64() - b) / (Two64() - a));
 }
 
+bool PrintsExactly(const Rational& x, const std::string& text) { return ref::ParseRational(text, "decimal") == x; }
+
+}  // namespace
+
+std::string internal::Dec(const Rational& x) { return ref::ToDecimalString(x, kDigits); }
+// Directed decimal printing, so that a printed enclosure still contains the truth: rounding
+// x ± half a unit in the last place to nearest lands on the far side of x (if x + h crosses a
+// power of ten, the rounded value is at least that power, which exceeds x).
+// A value that prints exactly (e.g. 1) is printed as it is.
+std::string internal::DecUp(const Rational& x) {
+  const std::string exact = Dec(x);
+  return PrintsExactly(x, exact) ? exact : Dec(x + ref::DecimalRoundingBound(x, kDigits));
+}
+std::string internal::DecDown(const Rational& x) {
+  const std::string exact = Dec(x);
+  return PrintsExactly(x, exact) ? exact : Dec(x - ref::DecimalRoundingBound(x, kDigits));
+}
+nlohmann::json internal::IntervalJson(const Interval& x) { return {{"lo", DecDown(x.lo())}, {"hi", DecUp(x.hi())}}; }
+
 // One guarantee in the certificate's schema (DESIGN.md "Certificate (v2)"; docs/training.md "Privacy").
-nlohmann::json Guarantee(const std::string& notion, const std::string& unit, const std::string& adjacency,
-                         const std::string& observer, const std::string& composition, const Interval* eps,
-                         const std::string& delta, bool applies, const std::string& reason) {
+nlohmann::json internal::Guarantee(const std::string& notion, const std::string& unit, const std::string& adjacency,
+                                   const std::string& observer, const std::string& composition, const Interval* eps,
+                                   const std::string& delta, bool applies, const std::string& reason) {
   nlohmann::json g = {{"notion", notion}, {"unit", unit}, {"adjacency", adjacency}, {"observer", observer},
                       {"composition", composition}, {"applies", applies}};
   if (eps != nullptr && applies) {
@@ -71,6 +74,8 @@ nlohmann::json Guarantee(const std::string& notion, const std::string& unit, con
   if (!reason.empty()) g["reason"] = reason;
   return g;
 }
+
+namespace {
 
 nlohmann::json Ucdp(const nlohmann::json& cfg, fl::MechanismKind kind, double r_max) {
   const double dropout = Num(cfg, "dropout");

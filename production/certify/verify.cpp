@@ -123,6 +123,10 @@ Verification VerifyCertificate(const nlohmann::json& cert, const VerifyOptions& 
 
     // Configuration: types, then the same validation as `dpfl train`.
     const nlohmann::json& cfg = Field(cert, "configuration");
+    if (Str(cfg, "mechanism") == "dpfl-bnn") {  // seed 004: its own rounds, privacy and files
+      VerifyBnnCertificate(cert, options, v);
+      return v;
+    }
     fl::TrainConfig config = TrainConfigFromJson(cfg);
     config.out_dir = "(verify)";
     try {

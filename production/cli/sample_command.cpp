@@ -204,8 +204,17 @@ json RunSampleUnmapped(const SampleArgs& a) {
 // ---- DPFL-BNN (seed 004): randomized response and StoSign ----------------------------------
 
 #if defined(DPFL_HAVE_CUDA)
-quant::ChunkEncoder CudaBnnChunkEncoder(quant::SampledQuantizer, const quant::RandomizedResponse&) {
-  throw InvalidArgument("--backend", "cuda: TODO-CUDA-RR");
+// The same draws on the GPU (dpfl/quant/cuda_quantizer.hpp): RR after the CPU's Sign of the input.
+quant::ChunkEncoder CudaBnnChunkEncoder(quant::SampledQuantizer quantizer, const quant::RandomizedResponse& rr) {
+  return [quantizer, rr](const StreamContext& ctx, std::span<const float> w1, std::span<const float>,
+                         std::span<std::uint64_t> b1, std::span<std::uint64_t>) {
+    if (quantizer == quant::SampledQuantizer::kStoSign) {
+      quant::CudaEncodeStoSign(w1, ctx, 0, b1);
+      return;
+    }
+    quant::EncodeSign(w1, b1);
+    quant::CudaApplyRandomizedResponse(rr, w1.size(), ctx, 0, b1);
+  };
 }
 #endif
 

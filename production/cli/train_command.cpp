@@ -33,6 +33,7 @@
 #include "dpfl/fl/training.hpp"
 #include "dpfl_fl_version.hpp"
 #include "run_report.hpp"
+#include "train_bnn.hpp"
 #include "train_config.hpp"
 
 namespace dpfl::cli {
@@ -96,7 +97,8 @@ TrainArgs ArgsFromConfiguration(const nlohmann::json& cfg) {
   if (!cfg.is_object()) throw InvalidArgument("certificate", "configuration is not a JSON object");
   nlohmann::json flags = nlohmann::json::object();
   for (const auto& [key, value] : cfg.items()) {
-    if (key == "parameters" || key == "layers" || key == "lambda_grid") continue;
+    if (key == "parameters" || key == "layers" || key == "lambda_grid" || key == "latents" || key == "local_state") continue;
+    if (key == "rr_gamma" && value.is_null()) continue;  // dpfl-bnn without RR: the flag's absence
     std::string flag = key;
     for (char& ch : flag)
       if (ch == '_') ch = '-';
@@ -259,6 +261,15 @@ nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, c
   }
   nlohmann::json out = {{"directory", dir}};
   try {
+    if (a.mechanism == "dpfl-bnn") {
+      out.update(ReplayBnn(cert, a, split, dir, problems));
+      if (temporary) {
+        std::error_code ignored;
+        fs::remove_all(dir, ignored);
+        out.erase("directory");
+      }
+      return out;
+    }
     const Trained run = TrainRun(a, cfg.at("lambda").get<double>(), dir, split);
     const nlohmann::json& rounds = cert.at("rounds");
     std::size_t matched = 0;
@@ -291,7 +302,8 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   auto* app = root.add_subcommand("train", "Certified federated training (writes metrics.csv, plots, certificate.json)");
   auto a = std::make_shared<TrainArgs>();
   app->add_option("--dataset", a->dataset, "fashion-mnist (default), mnist, cifar10, synthetic");
-  app->add_option("--mechanism", a->mechanism, "vanilla, gaussian, laplace, ldp-fl, corbin-fl (default), augcorbin-fl, cq, coq-fl");
+  app->add_option("--mechanism", a->mechanism,
+                  "vanilla, gaussian, laplace, ldp-fl, corbin-fl (default), augcorbin-fl, cq, coq-fl, dpfl-bnn (seed 004)");
   app->add_option("--eps-p", a->eps_p, "per-parameter per-round PLDP budget (default 1)");
   app->add_option("--d", a->d, "shared bits per parameter (default 5)");
   app->add_option("--gamma", a->gamma, "AugCorBin-FL solo fraction (default 0.2)");
@@ -307,7 +319,7 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   app->add_option("--config", a->config_file, "JSON file with defaults (keys = flag names without --)");
   app->add_option("--delta", a->delta, "gaussian mechanism delta (default 1e-5)");
   app->add_option("--delta-u", a->delta_u, "UCDP delta for Thm 3/4 (default 1e-5)");
-  app->add_option("--model", a->model, "mlp, vgg, resnet18, auto (default)");
+  app->add_option("--model", a->model, "mlp, vgg, resnet18, auto (default); dpfl-bnn: bnn (auto), bnn-a, bnn-b, bnn-tiny");
   app->add_option("--optimizer", a->optimizer, "sgd (default) or adam");
   app->add_option("--lr", a->lr, "local learning rate (default 0.05)");
   app->add_option("--momentum", a->momentum, "SGD momentum (default 0)");
@@ -332,6 +344,15 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   app->add_option("--target-epsilon", a->target_epsilon,
                   "target for the tight central epsilon (at --delta-u) over the run: calibrate eps_p or stop early");
   app->add_option("--target-mode", a->target_mode, "calibrate (default: choose eps_p) or stop (cut the rounds)");
+  // DPFL-BNN (seed 004): --mechanism dpfl-bnn --model bnn[-a|-b|-tiny]
+  app->add_option("--rr-gamma", a->rr_gamma,
+                  "dpfl-bnn: randomized-response bias gamma in [0, 1/2] (keep w.p. 1/2 + gamma); absent: no RR (baseline)");
+  app->add_option("--binarizer", a->binarizer, "dpfl-bnn: stosign (default, Alg. B) or sign");
+  app->add_option("--mix-beta", a->mix_beta, "dpfl-bnn: weight of the server average in the mixing (Alg. E; default 0.3)");
+  app->add_option("--adam-beta1", a->adam_beta1, "dpfl-bnn with --optimizer adam: beta1 (default 0.9; seed 004 E23: 0.5)");
+  app->add_option("--lr-schedule", a->lr_schedule, "dpfl-bnn: none (default) or step:S:F (lr times F every S rounds)");
+  app->add_option("--eval-clients", a->eval_clients,
+                  "dpfl-bnn: clients evaluated per round, evenly spaced (default 0: all; the last round: all)");
   commands.push_back({app, [a, app]() -> nlohmann::json {
     ApplyConfigFile(*a, app);
     if (!fl::HaveTorchTrainer())
@@ -344,8 +365,14 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
       throw InvalidArgument("--target-mode", "must be calibrate or stop, got '" + a->target_mode + "'");
     if (a->lambda_grid && app->count("--lambda") > 0)
       throw InvalidArgument("--lambda-grid", "searches lambda itself; do not combine it with --lambda");
+    const GivenFlag given = [app](const std::string& flag) { return app->count(flag) > 0; };
+    CheckBnnOnlyFlags(*a, given);
     std::optional<certify::KeyPair> signing;
     if (!a->signing_key.empty()) signing = certify::ParseSecretKey(ReadText(a->signing_key, "--signing-key"), "--signing-key");
+    if (a->mechanism == "dpfl-bnn") {  // seed 004: its own loop and certificate (train_bnn.hpp)
+      const LoadedData loaded = LoadData(*a);
+      return RunBnnTrain(*a, given, data::SplitTrainValidationTest(loaded.all, a->seed), loaded.description, signing);
+    }
     // Bad flags fail before any data is loaded (parameters are not known yet: 0 here).
     MakeConfig(*a, ConfigurationJson(*a, a->lambda, 0, 0), a->out);
     const LoadedData loaded = LoadData(*a);

@@ -41,6 +41,9 @@ const Key kKeys[] = {
     {"seed", &TrainArgs::seed},             {"max-samples", &TrainArgs::max_samples},
     {"synthetic-samples", &TrainArgs::synthetic_samples}, {"monitor-samples", &TrainArgs::monitor_samples},
     {"target-epsilon", &TrainArgs::target_epsilon}, {"target-mode", &TrainArgs::target_mode},
+    {"rr-gamma", &TrainArgs::rr_gamma},     {"mix-beta", &TrainArgs::mix_beta},
+    {"adam-beta1", &TrainArgs::adam_beta1}, {"binarizer", &TrainArgs::binarizer},
+    {"lr-schedule", &TrainArgs::lr_schedule}, {"eval-clients", &TrainArgs::eval_clients},
 };
 
 [[noreturn]] void Bad(const std::string& source, const std::string& key, const std::string& what) {

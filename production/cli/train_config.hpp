@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,12 @@ struct TrainArgs {
   std::uint64_t seed = 1;
   std::uint64_t max_samples = 0, synthetic_samples = 3000, monitor_samples = 64;
   bool resume = false, lambda_grid = false, quiet = false, no_plots = false;
+  // DPFL-BNN (seed 004; --mechanism dpfl-bnn only): RR bias (NaN = absent: no RR, the baseline),
+  // binarizer, mixing weight β, Adam β1, lr schedule ("none" or "step:S:F"), clients evaluated
+  // per round (0 = all).
+  double rr_gamma = std::numeric_limits<double>::quiet_NaN(), mix_beta = 0.3, adam_beta1 = 0.9;
+  std::string binarizer = "stosign", lr_schedule = "none";
+  std::uint32_t eval_clients = 0;
 };
 
 // Applies the JSON object in `text` to `args`, skipping keys for which `on_command_line(key)`

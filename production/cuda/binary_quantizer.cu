@@ -11,12 +11,15 @@
 //
 // The kernels' per-thread bodies and the work mapping are in kernel_bodies.hpp (DPFL_HD), so
 // that tests/unit/cuda_emulator_test.cpp can run them on the host over every thread index; the
-// kernels below add only what needs a device (thread indices, the warp shuffle, atomics).
+// kernels below add only what needs a device (thread indices, the warp shuffle, atomics). The
+// host helpers shared with randomized_response.cu (device buffer, pointer and launch checks, the
+// non-finite scan) are in device_support.cuh.
 #include <cuda_runtime.h>
 
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "dpfl/error.hpp"
@@ -25,6 +28,7 @@
 #include "dpfl/quant/cpu_encoders.hpp"
 #include "dpfl/quant/cuda_quantizer.hpp"
 #include "dpfl/rng/streams.hpp"
+#include "device_support.cuh"
 #include "kernel_bodies.hpp"
 
 namespace dpfl {
@@ -46,24 +50,6 @@ namespace {
 using cuda_kernels::kBlockThreads;
 using cuda_kernels::Mode;
 
-// Owns a device allocation; frees it on scope exit (also when an exception unwinds).
-template <class T>
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t n) {
-    if (n > 0) DPFL_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), n * sizeof(T)));
-  }
-  ~DeviceBuffer() {
-    if (ptr_ != nullptr) (void)cudaFree(ptr_);
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  T* get() const { return ptr_; }
-
- private:
-  T* ptr_ = nullptr;
-};
-
 // ---- Kernels ----
 
 // Thread g encodes parameters 32·g … 32·g + 31 (cuda_kernels::EncodeThreadBits); the lanes of
@@ -82,15 +68,6 @@ __global__ void __launch_bounds__(kBlockThreads)
   if (cuda_kernels::WritesWord(threadIdx.x, g, m)) bits[cuda_kernels::WordOfThread(g)] = word;
 }
 
-// *first_bad = min(*first_bad, index of the first NaN/±Inf weight) (grid-stride).
-__global__ void FirstNonFiniteKernel(const float* __restrict__ w, std::uint64_t m,
-                                     unsigned long long* __restrict__ first_bad) {
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  const std::uint64_t g = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::uint64_t j = cuda_kernels::FirstNonFiniteOfThread(w, m, g, stride);
-  if (j < m) atomicMin(first_bad, static_cast<unsigned long long>(j));
-}
-
 // counts[j] += Σ_{i<n} bit j of message i (grid-stride, thread per parameter).
 __global__ void AccumulateKernel(const std::uint64_t* __restrict__ bits, std::uint64_t n, std::uint64_t words,
                                  std::uint32_t* __restrict__ counts, std::uint64_t m) {
@@ -103,35 +80,12 @@ __global__ void AccumulateKernel(const std::uint64_t* __restrict__ bits, std::ui
 
 using cuda_kernels::GridStrideBlocks;
 
-void LaunchCheck() {
-  DPFL_CUDA_CHECK(cudaGetLastError());
-  DPFL_CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-// Rejects null and pageable-host pointers (a kernel would fault on them); device, managed and
-// pinned (mapped) host memory are accepted.
-void CheckDevicePointer(const void* p, const char* name) {
-  if (p == nullptr) throw InvalidArgument(name, "null device pointer");
-  cudaPointerAttributes attr{};
-  DPFL_CUDA_CHECK(cudaPointerGetAttributes(&attr, p));
-  if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged && attr.type != cudaMemoryTypeHost)
-    throw InvalidArgument(name, "pointer is not device-accessible (pageable host memory?); use the std::span overload "
-                                "for host buffers");
-}
-
-// Throws InvalidArgument naming the first NaN/±Inf weight, with the CPU path's message.
+// Throws InvalidArgument naming the first NaN/±Inf weight, with the CPU path's message
+// (ValidateWeights).
 void ValidateDeviceWeights(const float* w, std::size_t m) {
-  DeviceBuffer<unsigned long long> flag(1);
-  const unsigned long long none = ULLONG_MAX;
-  DPFL_CUDA_CHECK(cudaMemcpy(flag.get(), &none, sizeof none, cudaMemcpyHostToDevice));
-  FirstNonFiniteKernel<<<GridStrideBlocks(m), kBlockThreads>>>(w, m, flag.get());
-  LaunchCheck();
-  unsigned long long first_bad = none;
-  DPFL_CUDA_CHECK(cudaMemcpy(&first_bad, flag.get(), sizeof first_bad, cudaMemcpyDeviceToHost));
-  if (first_bad == none) return;
-  float value = 0.0f;
-  DPFL_CUDA_CHECK(cudaMemcpy(&value, w + first_bad, sizeof value, cudaMemcpyDeviceToHost));
-  throw InvalidArgument("w", "weight w[" + std::to_string(first_bad) + "] is " + std::to_string(value) +
+  const std::optional<NonFinite> bad = FirstNonFinite(w, m);
+  if (!bad) return;
+  throw InvalidArgument("w", "weight w[" + std::to_string(bad->index) + "] is " + std::to_string(bad->value) +
                                  " (NaN and +-Inf are rejected; finite values are clipped to [c - r, c + r])");
 }
 

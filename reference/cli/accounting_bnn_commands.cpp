@@ -32,8 +32,9 @@ void RegisterBnnCommand(CLI::App& root, std::vector<Command>& commands) {
     out.Put("eps_rdp_opt", opt.epsilon);
     if (opt.order) out.Put("alpha_opt", Interval(*opt.order));
     else out.PutRaw("alpha_opt", "infinity");
+    // Exact rational sums up to k = 20000, binomial tails above (spec 004 §4.6; docs/accounting.md).
     if (s.rounds * s.hamming <= ref::kBnnExactMaxBits) out.Put("eps_exact", ref::BnnEpsilonExact(s));
-    else out.PutRaw("eps_exact", "not computed (k = T*h > 20000)");
+    else out.PutRaw("eps_exact", "not computed (k = T*h > 2^40)");
     out.Put("eps_pure", ref::BnnEpsilonPure(s));
     return std::move(out).Finish();
   }});
@@ -65,7 +66,7 @@ void RegisterBnnExactDeltaCommand(CLI::App& root, std::vector<Command>& commands
   auto a = std::make_shared<Args>();
   app->add_option("--eps", a->eps, "eps >= 0")->required();
   app->add_option("--gamma", a->gamma, "gamma in [0, 1/2)")->required();
-  app->add_option("--k", a->k, "k = T*h bits, 1..20000")->required();
+  app->add_option("--k", a->k, "k = T*h bits, 1..2^40 (exact rational sums up to 20000, binomial tails above)")->required();
   app->add_option("--precision", a->bits, "MPFR bits (default 256)");
   commands.push_back({app, [a]() {
     JsonResult out = AccountingResult("spec 004 exact privacy profile delta(eps)", kRrAdjacency, a->bits);

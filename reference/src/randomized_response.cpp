@@ -254,33 +254,21 @@ Enclosure DeltaFromPair(const BinomialPair& pair, const Enclosure& e_eps) {
 unsigned long ValidateK(const Rational& k) {
   ValidatePositiveInteger(k, "k");
   if (k > kBnnExactMaxBits)
-    throw InvalidArgument("k", "exact profile supports k = T*h <= " + std::to_string(kBnnExactMaxBits) + ", got " + EchoValue(k));
+    throw InvalidArgument("k", "exact profile supports k = T*h <= 2^40, got " + EchoValue(k));
   return static_cast<unsigned long>(boost::multiprecision::numerator(k));
 }
-}  // namespace
 
-Interval BnnExactDelta(const Rational& eps, const Rational& gamma, const Rational& k, int precision_bits) {
-  ValidatePrecision(precision_bits);
-  Require("eps", eps, Domain::Closed(0, 1e6), EchoValue);
-  const Rational p = KeepFromGamma(gamma);
-  const unsigned long kk = ValidateK(k);
-  const BinomialPair pair = MakePair(p, kk, precision_bits);
-  return ToInterval(DeltaFromPair(pair, ExpQ(precision_bits, eps)));
-}
-
-Interval BnnEpsilonExact(const BnnSetting& s) {
-  ValidateSetting(s);
+// ε_exact(δ) = min{ε ≥ 0 : δ(ε) ≤ δ} by bisection on an enclosing `delta_at(ε)` (either method).
+template <class DeltaAt>
+Interval EpsilonExactBisection(const BnnSetting& s, unsigned long kk, DeltaAt&& delta_at) {
   const mpfr_prec_t prec = s.precision_bits;
   const Rational p = KeepFromGamma(s.gamma);
-  const unsigned long kk = ValidateK(Rational(s.rounds * s.hamming));
-  const BinomialPair pair = MakePair(p, kk, prec);
   const Enclosure target(prec, s.delta);
-  auto delta_at = [&](const Rational& eps) { return DeltaFromPair(pair, ExpQ(prec, eps)); };
   // δ(0) = TV ≤ δ: ε_exact = 0 (Undecidable if the enclosures overlap).
   if (!CertainlyLess(target, delta_at(Rational(0))) && DecideGreaterEqual(target, delta_at(Rational(0))))
     return Interval(Rational(0));
   // δ(ε) = 0 for ε ≥ kℓ: bracket with a rational above kℓ.
-  const Interval kl = ToInterval(Rational(static_cast<long>(kk)) * LogQ(prec, Rational(p / (1 - p))));
+  const Interval kl = ToInterval(Rational(kk) * LogQ(prec, Rational(p / (1 - p))));
   Rational hi = kl.hi() + 1;
   auto sign = [&](const Rational& eps) {
     const Enclosure d = delta_at(eps);
@@ -289,6 +277,33 @@ Interval BnnEpsilonExact(const BnnSetting& s) {
     return 0;
   };
   return Bisect(Rational(0), hi, BisectionTolerance(), sign);
+}
+}  // namespace
+
+Interval BnnExactDelta(const Rational& eps, const Rational& gamma, const Rational& k, int precision_bits) {
+  ValidatePrecision(precision_bits);
+  Require("eps", eps, Domain::Closed(0, 1e6), EchoValue);
+  const Rational p = KeepFromGamma(gamma);
+  const unsigned long kk = ValidateK(k);
+  if (kk > kBnnExactRationalMaxBits) return BnnExactDeltaTail(eps, gamma, k, precision_bits);
+  const BinomialPair pair = MakePair(p, kk, precision_bits);
+  return ToInterval(DeltaFromPair(pair, ExpQ(precision_bits, eps)));
+}
+
+Interval BnnEpsilonExact(const BnnSetting& s) {
+  ValidateSetting(s);
+  const unsigned long kk = ValidateK(Rational(s.rounds * s.hamming));
+  if (kk > kBnnExactRationalMaxBits) return BnnEpsilonExactTail(s);
+  const BinomialPair pair = MakePair(KeepFromGamma(s.gamma), kk, s.precision_bits);
+  return EpsilonExactBisection(s, kk, [&](const Rational& eps) { return DeltaFromPair(pair, ExpQ(s.precision_bits, eps)); });
+}
+
+Interval BnnEpsilonExactTail(const BnnSetting& s) {
+  ValidateSetting(s);
+  const Rational k = s.rounds * s.hamming;
+  const unsigned long kk = ValidateK(k);
+  BnnTailProfile profile(s.gamma, k, s.precision_bits);
+  return EpsilonExactBisection(s, kk, [&](const Rational& eps) { return profile.Delta(eps); });
 }
 
 Interval BnnEpsilonPure(const BnnSetting& s) {

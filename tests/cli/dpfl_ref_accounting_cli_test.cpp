@@ -358,6 +358,18 @@ TEST(AccountingCli, BnnExactDeltaSpecValues) {
   ExpectPrinted(Ok({"bnn-exact-delta", "--eps", "0.3", "--gamma", "0.25", "--k", "1"}), "delta", "0.412535298105999");
 }
 
+TEST(AccountingCli, BnnWholeModelExactByBinomialTails) {
+  // k = T·d = 100 · 81 848 > 20000: eps_exact by the binomial-tail method (spec 004 §4.6; the value
+  // is the reference's own, cross-checked in tests/unit/accounting_test.cpp Bnn.TailMethod*).
+  const json j = Ok({"bnn", "--gamma", "0.1", "--rounds", "100", "--hamming", "81848", "--delta", "1e-5"});
+  ExpectShape(j, {"eps_thm1", "eps_rdp_opt", "eps_exact", "eps_pure"});
+  ExpectPrinted(j, "eps_exact", "668576.0315897016");
+  EXPECT_LT(Enclosed(j, "eps_exact").hi, Enclosed(j, "eps_rdp_opt").lo);  // spec 004 §4.6 ordering
+  const json d = Ok({"bnn-exact-delta", "--eps", "113", "--gamma", "0.001", "--k", "8184800"});
+  ExpectShape(d, {"delta"});
+  EXPECT_GT(Enclosed(d, "delta").lo, R("1e-5"));  // ε_exact(1e-5) = 113.4353… > 113
+}
+
 // ---- spec 003: rdp quantized-gaussian ----------------------------------------------------------
 TEST(AccountingCli, QuantizedGaussianSpec003TableA) {
   // spec 003 §7.4 Table A: σ = 1, C = 1, k = 2 (12 significant digits).
@@ -595,7 +607,7 @@ std::vector<BadInput> Cases() {
       {"gmax_rounds_fraction", With(kGmax, "--rounds", "2.5"), "--rounds"},
       {"exact_gamma_half", With(kExact, "--gamma", "0.5"), "--gamma"},
       {"exact_k_zero", With(kExact, "--k", "0"), "--k"},
-      {"exact_k_too_large", With(kExact, "--k", "20001"), "--k"},
+      {"exact_k_too_large", With(kExact, "--k", "1099511627777"), "--k"},
       {"exact_eps_negative", With(kExact, "--eps", "-1"), "--eps"},
       {"exact_k_fraction", With(kExact, "--k", "1.5"), "--k"},
       // cepam

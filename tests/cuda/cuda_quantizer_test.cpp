@@ -28,7 +28,9 @@ namespace dpfl::quant {
 namespace {
 
 using dpfl::testing::Context;
+using dpfl::testing::Latents;
 using dpfl::testing::Name;
+using dpfl::testing::TieLatents;
 using dpfl::testing::Weights;
 
 #define DPFL_REQUIRE_CUDA_DEVICE()                                                                              \
@@ -379,6 +381,222 @@ TEST(CudaDeviceWork, FailsCleanlyWithoutDeviceAndRunsWithOne) {
     CudaCopyBandwidth(1024);
   } catch (const CudaError& e) {
     EXPECT_NE(std::string(e.what()).find("binary_quantizer.cu:"), std::string::npos) << e.what();
+    EXPECT_GT(e.line(), 0);
+    EXPECT_NE(e.code(), 0);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DPFL-BNN kernels (seed 004 Alg. B StoSign, Alg. C randomized response): CudaEncodeStoSign and
+// CudaApplyRandomizedResponse against the CPU's EncodeStoSign / ApplyRandomizedResponse.
+
+// Sizes around the thread (32), word (64), warp (1024) and block (8192 coordinates) boundaries.
+constexpr std::size_t kBnnSizes[] = {1, 31, 32, 33, 63, 64, 65, 1023, 1024, 1025, 8191, 8192, 8193, 64 * 300 + 37};
+constexpr std::uint64_t kBnnSentinel = 0xa5a5a5a5a5a5a5a5u;
+
+// A γ whose T_flip >> 48 equals the RR head of some coordinate (the first head ≤ 2^15).
+double BnnTieGamma(const StreamContext& ctx, std::uint32_t client) {
+  const rng::StreamAddress addr{ctx.round, client, rng::Purpose::kRandomizedResponse};
+  for (std::uint64_t j = 0;; ++j) {
+    const std::uint32_t head = rng::DecisionHead(ctx.generator, ctx.key, addr, j, kBnnHeadBits);
+    if (head <= 32768u) return head == 32768u ? 0.0 : 0.5 - (static_cast<double>(head) + 0.5) / 65536.0;
+  }
+}
+
+// Random message bits, the unused high bits of the last word set (RR must clear them), then two
+// sentinel words that no call may touch.
+std::vector<std::uint64_t> BnnMessage(std::size_t m, std::uint64_t seed) {
+  std::mt19937_64 mt(seed);
+  std::vector<std::uint64_t> bits(PackedWords(m) + 2, kBnnSentinel);
+  for (std::size_t i = 0; i < PackedWords(m); ++i) bits[i] = mt() | (std::uint64_t{1} << 63);
+  return bits;
+}
+
+TEST(CudaEncodeStoSign, MatchesCpuWordForWord) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  for (rng::Generator gen : kGenerators)
+    for (std::size_t m : kBnnSizes) {
+      const StreamContext ctx = Context(gen, 5000 + static_cast<std::uint32_t>(m));
+      const std::uint32_t client = static_cast<std::uint32_t>(m * 2654435761u);
+      for (const std::vector<float>& theta : {Latents(m, m), TieLatents(m, ctx, client)}) {
+        std::vector<std::uint64_t> cpu(PackedWords(m) + 2, kBnnSentinel), gpu(PackedWords(m) + 2, kBnnSentinel);
+        EncodeStoSign(theta, ctx, client, cpu);
+        CudaEncodeStoSign(theta, ctx, client, gpu);
+        ASSERT_EQ(gpu, cpu) << Name(gen) << " m=" << m;  // sentinel words included: untouched
+      }
+    }
+}
+
+TEST(CudaApplyRandomizedResponse, MatchesCpuWordForWord) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  for (rng::Generator gen : kGenerators)
+    for (std::size_t m : kBnnSizes) {
+      const StreamContext ctx = Context(gen, 6000 + static_cast<std::uint32_t>(m));
+      const std::uint32_t client = static_cast<std::uint32_t>(m % 11);
+      for (double gamma : {0.0, 0.1, 0.45, 0.5, BnnTieGamma(ctx, client)}) {
+        const RandomizedResponse rr = MakeRandomizedResponse(gamma);
+        std::vector<std::uint64_t> cpu = BnnMessage(m, m), gpu = cpu;
+        ApplyRandomizedResponse(rr, m, ctx, client, cpu);
+        CudaApplyRandomizedResponse(rr, m, ctx, client, gpu);
+        ASSERT_EQ(gpu, cpu) << Name(gen) << " m=" << m << " gamma=" << gamma;
+      }
+    }
+}
+
+// StoSign then RR in place on device buffers, as a client's upload is built.
+TEST(CudaBnn, DeviceBufferOverloadsMatchCpu) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const std::size_t m = 64 * 50 + 31, words = PackedWords(m);
+  const std::vector<float> theta = Latents(m, 21);
+  float* theta_dev = nullptr;
+  std::uint64_t* bits_dev = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&theta_dev), m * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&bits_dev), words * sizeof(std::uint64_t)), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(theta_dev, theta.data(), m * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+  for (rng::Generator gen : kGenerators) {
+    const StreamContext ctx = Context(gen, 22);
+    const RandomizedResponse rr = MakeRandomizedResponse(0.2);
+    std::vector<std::uint64_t> cpu(words), gpu(words);
+    EncodeStoSign(theta, ctx, 4, cpu);
+    CudaEncodeStoSign(theta_dev, m, ctx, 4, bits_dev);
+    ASSERT_EQ(cudaMemcpy(gpu.data(), bits_dev, words * sizeof(std::uint64_t), cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(gpu, cpu) << "StoSign " << Name(gen);
+    ApplyRandomizedResponse(rr, m, ctx, 4, cpu);
+    CudaApplyRandomizedResponse(rr, m, ctx, 4, bits_dev);
+    ASSERT_EQ(cudaMemcpy(gpu.data(), bits_dev, words * sizeof(std::uint64_t), cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(gpu, cpu) << "RR " << Name(gen);
+  }
+  cudaFree(theta_dev);
+  cudaFree(bits_dev);
+}
+
+TEST(CudaEncodeStoSign, RejectsNonFiniteLatentsNamingTheIndexOnBothOverloads) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  const std::size_t m = 5000;
+  float* theta_dev = nullptr;
+  std::uint64_t* bits_dev = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&theta_dev), m * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&bits_dev), PackedWords(m) * sizeof(std::uint64_t)), cudaSuccess);
+  ASSERT_EQ(cudaMemset(bits_dev, 0x77, PackedWords(m) * sizeof(std::uint64_t)), cudaSuccess);
+  for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                    -std::numeric_limits<float>::infinity()}) {
+    std::vector<float> theta = Latents(m, 3);
+    theta[4097] = bad;
+    theta[4999] = std::numeric_limits<float>::quiet_NaN();  // a later one must not win
+    ASSERT_EQ(cudaMemcpy(theta_dev, theta.data(), m * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+    for (rng::Generator gen : kGenerators) {
+      std::vector<std::uint64_t> bits(PackedWords(m), 0x1234u);
+      for (int overload = 0; overload < 2; ++overload) {
+        try {
+          if (overload == 0)
+            CudaEncodeStoSign(theta, Context(gen, 2), 1, bits);
+          else
+            CudaEncodeStoSign(theta_dev, m, Context(gen, 2), 1, bits_dev);
+          ADD_FAILURE() << "accepted " << bad;
+        } catch (const InvalidArgument& e) {
+          EXPECT_EQ(e.argument(), "theta");
+          EXPECT_NE(std::string(e.what()).find("theta[4097]"), std::string::npos) << e.what();
+        }
+      }
+      for (std::uint64_t x : bits) ASSERT_EQ(x, 0x1234u) << "host output written despite invalid input";
+    }
+  }
+  std::vector<std::uint64_t> after(PackedWords(m));
+  ASSERT_EQ(cudaMemcpy(after.data(), bits_dev, after.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  for (std::uint64_t x : after) ASSERT_EQ(x, 0x7777777777777777u) << "device output written despite invalid input";
+  cudaFree(theta_dev);
+  cudaFree(bits_dev);
+}
+
+TEST(CudaBnn, DeviceOverloadsRejectPageableHostPointers) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  std::vector<float> theta(10, 0.0f);
+  std::vector<std::uint64_t> bits(1);
+  const StreamContext ctx = Context(rng::Generator::kChaCha20, 1);
+  EXPECT_THROW(CudaEncodeStoSign(theta.data(), 10, ctx, 0, bits.data()), InvalidArgument);
+  EXPECT_THROW(CudaApplyRandomizedResponse(MakeRandomizedResponse(0.1), 10, ctx, 0, bits.data()), InvalidArgument);
+}
+
+// Host-side checks need no device: they throw InvalidArgument before any CUDA call (and leave
+// the output alone), with or without a GPU.
+TEST(CudaBnnHostValidation, RejectsBadInputWithOrWithoutDevice) {
+  const StreamContext ctx = Context(rng::Generator::kChaCha20, 1);
+  std::vector<float> theta(100, 0.25f);
+  theta[70] = std::numeric_limits<float>::infinity();
+  std::vector<std::uint64_t> bits(2, 0x99u);
+  try {
+    CudaEncodeStoSign(theta, ctx, 0, bits);
+    ADD_FAILURE() << "accepted +Inf";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), "theta");
+    EXPECT_NE(std::string(e.what()).find("theta[70]"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(bits, (std::vector<std::uint64_t>{0x99u, 0x99u}));
+  // Output too short.
+  std::vector<float> ok(65, 0.0f);
+  std::vector<std::uint64_t> one(1);
+  EXPECT_THROW(CudaEncodeStoSign(ok, ctx, 0, one), InvalidArgument);
+  EXPECT_THROW(CudaApplyRandomizedResponse(MakeRandomizedResponse(0.1), 65, ctx, 0, one), InvalidArgument);
+  // An RR parameter not made by MakeRandomizedResponse: threshold and γ disagree, or γ outside [0, 1/2].
+  for (RandomizedResponse forged : {RandomizedResponse{0.1, 0}, RandomizedResponse{0.75, 0},
+                                    RandomizedResponse{-0.1, std::uint64_t{1} << 63},
+                                    RandomizedResponse{std::numeric_limits<double>::quiet_NaN(), 0}}) {
+    if (forged.gamma == 0.75) forged.flip_threshold = RrFlipThreshold(0.75);  // matches, but γ > 1/2
+    try {
+      CudaApplyRandomizedResponse(forged, 10, ctx, 0, bits);
+      ADD_FAILURE() << "accepted gamma " << forged.gamma;
+    } catch (const InvalidArgument& e) {
+      EXPECT_EQ(e.argument(), "rr");
+    }
+    EXPECT_THROW(CudaApplyRandomizedResponse(forged, 10, ctx, 0, static_cast<std::uint64_t*>(nullptr)),
+                 InvalidArgument);
+  }
+  // Device overloads: m > 2^35 with ChaCha20 and null pointers, checked before any pointer is used.
+  EXPECT_THROW(CudaEncodeStoSign(static_cast<const float*>(nullptr), (std::size_t{1} << 35) + 1, ctx, 0,
+                                 static_cast<std::uint64_t*>(nullptr)),
+               InvalidArgument);
+  EXPECT_THROW(CudaApplyRandomizedResponse(MakeRandomizedResponse(0.1), (std::size_t{1} << 35) + 1, ctx, 0,
+                                           static_cast<std::uint64_t*>(nullptr)),
+               InvalidArgument);
+  try {
+    CudaEncodeStoSign(static_cast<const float*>(nullptr), 10, ctx, 0, static_cast<std::uint64_t*>(nullptr));
+    ADD_FAILURE() << "accepted a null theta";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), "theta");
+  }
+  std::uint64_t* const null_bits = nullptr;
+  EXPECT_THROW(CudaApplyRandomizedResponse(MakeRandomizedResponse(0.1), 10, ctx, 0, null_bits), InvalidArgument);
+  // m = 0 is a no-op on both overloads (no pointer is needed).
+  EXPECT_NO_THROW(CudaEncodeStoSign(static_cast<const float*>(nullptr), 0, ctx, 0, null_bits));
+  EXPECT_NO_THROW(CudaApplyRandomizedResponse(MakeRandomizedResponse(0.1), 0, ctx, 0, null_bits));
+  std::vector<std::uint64_t> untouched(1, 0x42u);
+  EXPECT_NO_THROW(CudaEncodeStoSign(std::span<const float>{}, ctx, 0, untouched));
+  EXPECT_NO_THROW(CudaApplyRandomizedResponse(MakeRandomizedResponse(0.1), 0, ctx, 0, untouched));
+  EXPECT_EQ(untouched[0], 0x42u);
+}
+
+// Without a device, valid calls report dpfl::CudaError (file, line, CUDA code) rather than
+// crashing; with one, they succeed and equal the CPU.
+TEST(CudaBnnDeviceWork, FailsCleanlyWithoutDeviceAndRunsWithOne) {
+  const StreamContext ctx = Context(rng::Generator::kPhilox4x32, 8);
+  const std::vector<float> theta = Latents(100, 8);
+  const RandomizedResponse rr = MakeRandomizedResponse(0.3);
+  std::vector<std::uint64_t> gpu(2), cpu(2);
+  if (CudaAvailable()) {
+    CudaEncodeStoSign(theta, ctx, 1, gpu);
+    CudaApplyRandomizedResponse(rr, 100, ctx, 1, gpu);
+    EncodeStoSign(theta, ctx, 1, cpu);
+    ApplyRandomizedResponse(rr, 100, ctx, 1, cpu);
+    EXPECT_EQ(gpu, cpu);
+    return;
+  }
+  EXPECT_THROW(CudaApplyRandomizedResponse(rr, 100, ctx, 1, gpu), CudaError);
+  try {
+    CudaEncodeStoSign(theta, ctx, 1, gpu);
+    ADD_FAILURE() << "device work succeeded without a device";
+  } catch (const CudaError& e) {
+    EXPECT_NE(std::string(e.what()).find("randomized_response.cu:"), std::string::npos) << e.what();
     EXPECT_GT(e.line(), 0);
     EXPECT_NE(e.code(), 0);
   }

@@ -1,6 +1,8 @@
 // Inputs of the encoder tests that compare two implementations of the same kernel word for word
-// (tests/cuda: GPU vs CPU; tests/unit/cuda_emulator_test.cpp: emulated kernel bodies vs CPU):
-// stream contexts from a seed, and weights with the boundary values that break a wrong clip.
+// (tests/cuda: GPU vs CPU; tests/unit/cuda_emulator_test.cpp, cuda_emulator_rr_test.cpp: emulated
+// kernel bodies vs CPU; tests/unit/rr_encoder_test.cpp: SIMD vs scalar loops): stream contexts
+// from a seed, weights with the boundary values that break a wrong clip, and DPFL-BNN latents θ
+// with those that break a wrong clip, floor, sign or head comparison.
 // Test data from a fixed-seed std::mt19937_64, not DP randomness.
 #pragma once
 
@@ -13,6 +15,7 @@
 
 #include "dpfl/quant/binary_element.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/rr_element.hpp"
 #include "dpfl/rng/streams.hpp"
 
 namespace dpfl::testing {
@@ -74,6 +77,54 @@ inline std::vector<float> TieWeights(std::size_t m, const quant::BinaryLevels& k
     w[j] = static_cast<float>(k.c + (q - 0.5) / k.inv_two_r_alpha);
   }
   return w;
+}
+
+// ---- DPFL-BNN latents (StoSign, seed 004 Alg. B) ----------------------------------------------
+
+// θ values that break a wrong clip, floor, sign or head comparison: ±1 and their neighbours, ±0,
+// denormals, |θ| > 1 up to ±FLT_MAX, and head-cell edges (multiples of 2^−15, among them ±1/2 and
+// ±1/32768) with their neighbours.
+inline std::vector<float> BoundaryLatents() {
+  const float tiny = std::numeric_limits<float>::denorm_min();
+  std::vector<float> v = {1.0f, -1.0f, std::nextafter(1.0f, 0.0f), std::nextafter(-1.0f, 0.0f),
+                          std::nextafter(1.0f, 2.0f), std::nextafter(-1.0f, -2.0f), 0.0f, -0.0f, tiny, -tiny,
+                          FLT_MIN / 2, -FLT_MIN / 2, FLT_MIN, -FLT_MIN, 1.5f, -1.5f, 1e30f, -1e30f, FLT_MAX, -FLT_MAX};
+  for (int k : {-32768, -32767, -16384, -1, 1, 3, 12345, 16384, 32767}) {
+    const float x = static_cast<float>(k) / 32768.0f;
+    v.insert(v.end(), {x, std::nextafter(x, -2.0f), std::nextafter(x, 2.0f)});
+  }
+  return v;
+}
+
+// m latents: uniform on [−1.5, 1.5], about a sixth replaced by boundary values or random
+// multiples of 2^−15; the boundary list also fills the message's last coordinates (the tail word).
+// All finite (tests that need a NaN/±Inf put it in themselves).
+inline std::vector<float> Latents(std::size_t m, std::uint64_t seed) {
+  std::mt19937_64 mt(seed);
+  std::uniform_real_distribution<float> u(-1.5f, 1.5f);
+  const std::vector<float> special = BoundaryLatents();
+  std::vector<float> theta(m);
+  for (float& t : theta) t = u(mt);
+  for (float& t : theta) {
+    if (mt() % 6 != 0) continue;
+    const float cell_edge = static_cast<float>(static_cast<int>(mt() % 65537) - 32768) / 32768.0f;  // k·2^−15
+    t = mt() % 2 ? special[mt() % special.size()] : cell_edge;
+  }
+  for (std::size_t i = 0; i < special.size() && i < m; ++i) theta[m - 1 - i] = special[i];
+  return theta;
+}
+
+// θ_j = (head_j − 2^15 + 1/2)/2^15 with head_j = rng::DecisionHead of coordinate j's StoSign
+// stream (client `client` of `ctx`): then T(θ_j) >> 48 = head_j (⌊θ_j·2^15⌋ = head_j − 2^15), so
+// every coordinate's heads tie and encoders take their exact tail path (rng::DecisionUniform64).
+inline std::vector<float> TieLatents(std::size_t m, const quant::StreamContext& ctx, std::uint32_t client) {
+  const rng::StreamAddress addr{ctx.round, client, rng::Purpose::kStoSign};
+  std::vector<float> theta(m);
+  for (std::size_t j = 0; j < m; ++j) {
+    const std::uint32_t head = rng::DecisionHead(ctx.generator, ctx.key, addr, j, quant::kBnnHeadBits);
+    theta[j] = (static_cast<float>(head) - 32768.0f + 0.5f) / 32768.0f;
+  }
+  return theta;
 }
 
 }  // namespace dpfl::testing

@@ -408,7 +408,181 @@ TEST(Bnn, Thm1RoundTripAndBadArguments) {
   EXPECT_THROW(RrRdp(Rational(0), Rational(2)), InvalidArgument);
   EXPECT_THROW(RrRdp(Rational(1), Rational(2)), InvalidArgument);
   EXPECT_THROW(RrRdp(Rational(1, 3), Rational(1)), InvalidArgument);
-  EXPECT_THROW(BnnExactDelta(Rational(1), Rational(1, 10), Rational(20001)), InvalidArgument);
+  EXPECT_THROW(BnnExactDelta(Rational(1), Rational(1, 10), Rational(kBnnExactMaxBits + 1)), InvalidArgument);
+}
+
+
+// ---- DPFL-BNN exact profile for large k: the binomial-tail method (spec 004 §4.6, §7 item 7) ---
+
+// Seconds since t0 (for the timing lines).
+double SecondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+// Both ends agree to a relative 1e-30 (δ > 0).
+void ExpectNarrow(const Interval& v, const std::string& what) {
+  EXPECT_GT(v.lo(), 0) << what;
+  EXPECT_LE(v.hi() - v.lo(), R("1e-30") * v.lo()) << what << ": [" << ToDecimalString(v.lo(), 40) << ", "
+                                                  << ToDecimalString(v.hi(), 40) << "]";
+}
+bool Overlap(const Interval& a, const Interval& b) { return a.lo() <= b.hi() && b.lo() <= a.hi(); }
+bool Same(const Interval& a, const Interval& b) { return a.lo() == b.lo() && a.hi() == b.hi(); }
+
+TEST(Bnn, TailMethodAgreesWithRationalSums) {
+  // The two independent methods on the overlap k ≤ 20000: ε = c·k·ℓ (rounded down to a rational)
+  // for c ∈ {0, 1/20, 3/10, 9/10}, and ε = 1 where δ(1) > 0. The rational method costs ~k² (one
+  // pmf pair per call: ~1 s at k = 5000, ~25 s at k = 20000), so the largest k get fewer points.
+  struct Case { unsigned long k; std::vector<const char*> gammas; std::vector<Rational> cs; bool eps_one; };
+  const std::vector<Rational> all_c = {Rational(0), Rational(1, 20), Rational(3, 10), Rational(9, 10)};
+  const Case cases[] = {{1, {"0.01", "0.1", "0.4"}, all_c, true},
+                        {7, {"0.01", "0.1", "0.4"}, all_c, true},
+                        {100, {"0.01", "0.1", "0.4"}, all_c, true},
+                        {1000, {"0.01", "0.1", "0.4"}, all_c, true},
+                        {5000, {"0.1"}, {Rational(0), Rational(3, 10)}, true}};
+  for (const Case& c : cases) {
+    for (const char* gs : c.gammas) {
+      const Rational g = R(gs), p = Rational(1, 2) + g;
+      const Rational ell = RrInfinity(p).lo();
+      std::vector<Rational> eps;
+      for (const Rational& f : c.cs) eps.push_back(Rational(FloorInt(Rational(f * Rational(c.k) * ell * 1000000))) / 1000000);
+      if (c.eps_one && Rational(c.k) * ell > 2) eps.push_back(Rational(1));
+      for (const Rational& e : eps) {
+        const std::string what = std::string("gamma ") + gs + " k " + std::to_string(c.k) + " eps " + ToDecimalString(e, 12);
+        const Interval rational = BnnExactDelta(e, g, Rational(c.k));
+        const Interval tail = BnnExactDeltaTail(e, g, Rational(c.k));
+        EXPECT_TRUE(Overlap(rational, tail)) << what << ": [" << ToDecimalString(rational.lo(), 30) << ", "
+                                             << ToDecimalString(rational.hi(), 30) << "] vs ["
+                                             << ToDecimalString(tail.lo(), 30) << ", " << ToDecimalString(tail.hi(), 30)
+                                             << "]";
+        ExpectNarrow(rational, what + " (rational)");
+        ExpectNarrow(tail, what + " (tail)");
+      }
+    }
+  }
+  // k = 20000, the largest k of the rational method: ε_exact by both (one rational pmf pair).
+  BnnSetting s;
+  s.gamma = R("0.1");
+  s.rounds = 200;
+  s.hamming = 100;
+  s.delta = R("1e-5");
+  auto t0 = std::chrono::steady_clock::now();
+  const Interval rational = BnnEpsilonExact(s);
+  const double t_rational = SecondsSince(t0);
+  t0 = std::chrono::steady_clock::now();
+  const Interval tail = BnnEpsilonExactTail(s);
+  const double t_tail = SecondsSince(t0);
+  std::cout << "[ timing ] eps_exact k = 20000 gamma 0.1: rational " << t_rational << " s, tail " << t_tail
+            << " s; eps = " << ToDecimalString(tail.Mid(), 20) << "\n";
+  EXPECT_TRUE(Overlap(rational, tail));
+  EXPECT_LE(tail.hi() - tail.lo(), R("1e-30") * tail.lo());
+  EXPECT_LE(rational.hi() - rational.lo(), R("1e-30") * rational.lo());
+  // The bracket brackets: δ(hi) < δ < δ(lo).
+  EXPECT_LT(BnnExactDeltaTail(tail.hi(), s.gamma, Rational(20000)).hi(), s.delta);
+  EXPECT_GT(BnnExactDeltaTail(tail.lo(), s.gamma, Rational(20000)).lo(), s.delta);
+}
+
+TEST(Bnn, TailMethodSpec004Vectors) {
+  // seed-004 §7.2 by the tail method: γ = 1/4, e^ε = 2 → 1/4, 7/16, 17/32 (ε = ln 2 bracketed).
+  const Interval ln2 = ToInterval(LogQ(256, Rational(2)));
+  const char* expected[] = {"1/4", "7/16", "17/32"};
+  for (int k = 1; k <= 3; ++k) {
+    const Interval above = BnnExactDeltaTail(ln2.lo(), Rational(1, 4), Rational(k));
+    const Interval below = BnnExactDeltaTail(ln2.hi(), Rational(1, 4), Rational(k));
+    EXPECT_LE(below.lo(), R(expected[k - 1])) << k;
+    EXPECT_GE(above.hi(), R(expected[k - 1])) << k;
+    EXPECT_LT(above.hi() - below.lo(), R("1e-70")) << k;
+  }
+  ExpectPrinted(BnnExactDeltaTail(Rational(0), R("0.2"), Rational(7)), "0.747928", "TV gamma 0.2 k 7");
+  ExpectPrinted(BnnExactDeltaTail(Rational(1), R("0.05"), Rational(10)), "0.0251009132398138", "delta(1) gamma 0.05 k 10");
+  ExpectPrinted(BnnExactDeltaTail(R("0.3"), R("0.25"), Rational(1)), "0.412535298105999", "delta(0.3) gamma 0.25 k 1");
+  ExpectPrinted(BnnExactDeltaTail(R("23.65423514"), R("0.1"), Rational(100)), "1.00000000024e-5", "delta(23.65) k 100");
+  // k = 1: δ(0) = 2γ exactly inside the enclosure; δ(ε) = 0 from ε = kℓ on, δ ≡ 0 at γ = 0.
+  EXPECT_TRUE(BnnExactDeltaTail(Rational(0), R("0.15"), Rational(1)).Contains(R("0.3")));
+  EXPECT_TRUE(Same(BnnExactDeltaTail(Rational(100), R("0.1"), Rational(100)), Interval(Rational(0))));
+  EXPECT_TRUE(Same(BnnExactDeltaTail(Rational(1), Rational(0), Rational(10000000)), Interval(Rational(0))));
+  // seed-004 §5.5, the ε_exact column (T = 100, d = 1, δ = 1e-5).
+  const char* rows[][2] = {{"0.01", "1.532548363"}, {"0.05", "9.789940984"}, {"0.1", "23.65423514"},
+                           {"0.2", "63.93091499"},  {"0.3", "124.2079428"}, {"0.4", "219.2500734"}};
+  for (const auto& row : rows) {
+    BnnSetting s;
+    s.gamma = R(row[0]);
+    s.rounds = 100;
+    s.delta = R("1e-5");
+    ExpectPrinted(BnnEpsilonExactTail(s), row[1], std::string("eps_exact (tail) gamma ") + row[0]);
+  }
+}
+
+TEST(Bnn, TailMethodLargeKWholeModel) {
+  // The DPFL-BNN certificate: T = 100 rounds of the d = 81 848 binarized weights, k = 8 184 800.
+  for (const char* gs : {"0.001", "0.1"}) {
+    BnnSetting s;
+    s.gamma = R(gs);
+    s.rounds = 100;
+    s.hamming = 81848;
+    s.delta = R("1e-5");
+    const Rational k(8184800);
+    const auto t0 = std::chrono::steady_clock::now();
+    const Interval exact = BnnEpsilonExact(s);
+    const double t_exact = SecondsSince(t0);
+    const Interval rdp = BnnEpsilonRdpOpt(s).epsilon;
+    const Interval thm1 = BnnEpsilonThm1(s);
+    const Interval pure = BnnEpsilonPure(s);
+    std::cout << "[ timing ] eps_exact k = 8184800 gamma " << gs << ": " << t_exact << " s; eps_exact = ["
+              << ToDecimalString(exact.lo(), 16) << ", " << ToDecimalString(exact.hi(), 16)
+              << "], eps_rdp_opt = " << ToDecimalString(rdp.Mid(), 12) << ", eps_thm1 = " << ToDecimalString(thm1.Mid(), 12)
+              << ", k ell = " << ToDecimalString(pure.Mid(), 12) << "\n";
+    EXPECT_LT(t_exact, 30.0) << "a few seconds expected on 2 cores";
+    // spec 004 §4.6 / §7.3 property 13: ε_exact ≤ ε_rdp-opt ≤ ε_thm1, and ε_exact ≤ kℓ.
+    EXPECT_LT(exact.hi(), rdp.lo()) << gs;
+    EXPECT_LE(rdp.hi(), thm1.hi()) << gs;
+    EXPECT_LT(exact.hi(), pure.lo()) << gs;
+    EXPECT_LE(exact.hi() - exact.lo(), R("1e-30") * exact.lo()) << gs;
+    // The bracket really brackets: δ(hi) < δ < δ(lo) (one fresh evaluation each, timed).
+    const auto t1 = std::chrono::steady_clock::now();
+    const Interval d_hi = BnnExactDelta(exact.hi(), s.gamma, k);
+    std::cout << "[ timing ] one delta(eps) at k = 8184800 gamma " << gs << ": " << SecondsSince(t1) << " s\n";
+    EXPECT_LT(d_hi.hi(), s.delta) << gs;
+    EXPECT_GT(BnnExactDelta(exact.lo(), s.gamma, k).lo(), s.delta) << gs;
+    // RDP validity (§7.3 property 13): δ_exact(ε_rdp-opt) ≤ δ.
+    EXPECT_LT(BnnExactDeltaTail(rdp.lo(), s.gamma, k).hi(), s.delta) << gs;
+    // Precision independence: 320 bits gives an overlapping, no wider-than-needed enclosure.
+    const Interval d320 = BnnExactDeltaTail(exact.hi(), s.gamma, k, 320);
+    EXPECT_TRUE(Overlap(d_hi, d320)) << gs;
+    ExpectNarrow(d320, std::string("delta at 320 bits gamma ") + gs);
+  }
+}
+
+TEST(Bnn, TailMethodMonotoneInEpsilonAtLargeK) {
+  // δ(ε) is strictly decreasing while ε < kℓ (δ'(ε) = −e^ε P[Bin(k,q) ≥ j*] < 0): consecutive grid
+  // points must be certainly ordered. k = 8 184 800, γ = 1e-3 (kℓ ≈ 32 739.3), ε = 0, 5, …, 200,
+  // then 1000, 5000, 30000 and 40000 (where δ = 0 exactly).
+  BnnTailProfile profile(R("0.001"), Rational(8184800));
+  std::vector<Rational> grid;
+  for (int e = 0; e <= 200; e += 5) grid.emplace_back(e);
+  for (int e : {1000, 5000, 30000}) grid.emplace_back(e);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<Interval> d;
+  for (const Rational& e : grid) d.push_back(ToInterval(profile.Delta(e)));
+  std::cout << "[ timing ] " << grid.size() << " delta(eps) at k = 8184800 (cached tails): " << SecondsSince(t0) << " s\n";
+  for (size_t i = 0; i + 1 < d.size(); ++i) EXPECT_GT(d[i].lo(), d[i + 1].hi()) << ToDecimalString(grid[i], 6);
+  EXPECT_TRUE(Same(ToInterval(profile.Delta(Rational(40000))), Interval(Rational(0))));
+  // δ(0) is the TV distance of Bin(k, p) and Bin(k, q): below 1, above δ(5).
+  EXPECT_LT(d.front().hi(), 1);
+  // The uncached entry point agrees at a few points.
+  for (size_t i : {size_t{0}, size_t{20}, size_t{40}})
+    EXPECT_TRUE(Overlap(d[i], BnnExactDelta(grid[i], R("0.001"), Rational(8184800)))) << i;
+}
+
+TEST(Bnn, TailMethodClampsAndCaps) {
+  // k = 100 000, γ = 0.1, ε = (k − 1)ℓ rounded down: j* = k, δ = p^k − e^ε q^k < p^k < 2^−65536,
+  // reported as [0, 2^−65536].
+  const Rational k(100000);
+  const Rational eps = Rational(FloorInt(Rational(Rational(99999) * RrInfinity(R("0.6")).lo() * 1000))) / 1000;
+  EXPECT_TRUE(Same(BnnExactDeltaTail(eps, R("0.1"), k), Interval(Rational(0), Pow2(-65536))));
+  EXPECT_THROW(BnnExactDeltaTail(Rational(1), R("0.1"), Rational(kBnnExactMaxBits + 1)), InvalidArgument);
+  EXPECT_THROW(BnnExactDeltaTail(Rational(-1), R("0.1"), Rational(10)), InvalidArgument);
+  EXPECT_THROW(BnnExactDeltaTail(Rational(1), R("0.5"), Rational(10)), InvalidArgument);
+  // The term budget: 2^40 bits at 100 000 bits of precision would need ~10^9 terms per tail.
+  EXPECT_THROW(BnnTailProfile(R("0.1"), Rational(kBnnExactMaxBits), 100000), InvalidArgument);
 }
 
 }  // namespace

@@ -24,7 +24,9 @@ namespace dpfl::quant {
 namespace {
 
 using dpfl::testing::Context;
+using dpfl::testing::Latents;
 using dpfl::testing::Name;
+using dpfl::testing::TieLatents;
 using ref::Rational;
 
 constexpr rng::Generator kGenerators[] = {rng::Generator::kChaCha20, rng::Generator::kPhilox4x32};
@@ -42,35 +44,6 @@ std::vector<fast::Isa> SupportedIsas() {
 // ⌊x·2^64⌋ of an exact rational x ∈ [0, 1], as an integer.
 Rational FloorTimes2To64(const Rational& x) { return Rational(ref::FloorInt(x * ref::Pow2(64))); }
 Rational AsRational(std::uint64_t t) { return Rational(ref::Int(t)); }
-
-// Latents with the values that break a wrong clip, floor or sign: ±1 and their neighbours, ±0,
-// denormals, values outside [−1, 1], multiples of 2^−15 (head-cell edges) and random values.
-std::vector<float> Latents(std::size_t m, std::uint64_t seed) {
-  std::mt19937_64 mt(seed);
-  std::uniform_real_distribution<float> u(-1.5f, 1.5f);
-  const std::vector<float> special = {1.0f, -1.0f, std::nextafter(1.0f, 0.0f), std::nextafter(-1.0f, 0.0f),
-                                      std::nextafter(1.0f, 2.0f), std::nextafter(-1.0f, -2.0f), 0.0f, -0.0f,
-                                      std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::denorm_min(),
-                                      FLT_MAX, -FLT_MAX, 0.5f, -0.5f, 1.0f / 32768.0f, -1.0f / 32768.0f,
-                                      std::nextafter(-1.0f / 32768.0f, 0.0f)};
-  std::vector<float> theta(m);
-  for (float& t : theta) t = u(mt);
-  for (std::size_t j = 0; j < m; ++j)
-    if (mt() % 6 == 0) theta[j] = mt() % 2 ? special[mt() % special.size()] : static_cast<float>(static_cast<int>(mt() % 65536) - 32768) / 32768.0f;
-  return theta;
-}
-
-// Latents whose StoSign threshold head equals the coordinate's own head (T(θ) >> 48 = V >> 48),
-// so that the fast path must take its exact tail path for every coordinate.
-std::vector<float> TieLatents(std::size_t m, const StreamContext& ctx, std::uint32_t client) {
-  const rng::StreamAddress addr{ctx.round, client, rng::Purpose::kStoSign};
-  std::vector<float> theta(m);
-  for (std::size_t j = 0; j < m; ++j) {
-    const std::uint32_t head = rng::DecisionHead(ctx.generator, ctx.key, addr, j, kBnnHeadBits);
-    theta[j] = (static_cast<float>(head) - 32768.0f + 0.5f) / 32768.0f;  // ⌊θ·2^15⌋ = head − 2^15
-  }
-  return theta;
-}
 
 TEST(RrThresholds, FlipThresholdIsTheExactFloorOfOneHalfMinusGamma) {
   std::mt19937_64 mt(11);
@@ -153,6 +126,11 @@ TEST(RrValidation, BadGammaAndNonFiniteLatentsAreRejected) {
   forged.flip_threshold = 0;  // claims γ = 0.1 but never flips
   std::vector<std::uint64_t> bits(1);
   EXPECT_THROW(ApplyRandomizedResponse(forged, 10, ctx, 0, bits), InvalidArgument);
+  for (double g : {std::nan(""), -0.25, 0.75}) {  // hand-built, out of range: rejected before any conversion
+    RandomizedResponse bad;
+    bad.gamma = g;
+    EXPECT_THROW(ApplyRandomizedResponse(bad, 10, ctx, 0, bits), InvalidArgument);
+  }
 }
 
 TEST(RrEncoders, SignIsPlusAtZeroAndKeepsTheSignOutsideTheClipRange) {

@@ -66,7 +66,9 @@ void Binarize(Binarizer binarizer, std::span<const float> theta, const StreamCon
 
 void ApplyRandomizedResponse(const RandomizedResponse& rr, std::size_t m, const StreamContext& ctx,
                              std::uint32_t client, std::span<std::uint64_t> bits, int threads) {
-  if (rr.flip_threshold != RrFlipThreshold(rr.gamma))
+  // γ first: RrFlipThreshold is defined for γ ∈ [0, 1/2] only (a NaN or negative γ would make
+  // its conversion to an integer undefined).
+  if (!(rr.gamma >= 0.0 && rr.gamma <= 0.5) || rr.flip_threshold != RrFlipThreshold(rr.gamma))
     throw InvalidArgument("rr", "not made by MakeRandomizedResponse (threshold does not match gamma)");
   fast::ApplyRandomizedResponseFast(rr.flip_threshold, m, ctx, client, bits, threads, Isa());
 }

@@ -4,6 +4,7 @@
 #include <sodium.h>
 
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 namespace dpfl::fl {
@@ -74,6 +75,19 @@ std::uint64_t StreamCursor::Below(std::uint64_t bound) {
     const std::uint64_t low = static_cast<std::uint64_t>(product);
     if (low >= bound || low >= (-bound) % bound) return static_cast<std::uint64_t>(product >> 64);
   }
+}
+
+std::vector<std::size_t> ShuffledPasses(StreamCursor& cur, std::size_t shard, std::size_t want) {
+  std::vector<std::size_t> order;
+  if (shard == 0) return order;
+  order.reserve(want);
+  std::vector<std::size_t> perm(shard);
+  while (order.size() < want) {
+    std::iota(perm.begin(), perm.end(), std::size_t{0});
+    for (std::size_t i = shard; i > 1; --i) std::swap(perm[i - 1], perm[cur.Below(i)]);
+    for (std::size_t k = 0; k < shard && order.size() < want; ++k) order.push_back(perm[k]);
+  }
+  return order;
 }
 
 }  // namespace dpfl::fl

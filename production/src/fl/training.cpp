@@ -194,20 +194,10 @@ std::vector<std::size_t> SampleOrder(const TrainConfig& config, std::uint32_t cl
   cur.ctx.key = DeriveKey(config.seed, "shuffle", client);
   cur.addr = {round, client, rng::Purpose::kPrivateCoin};
   // An empty shard (possible with a Dirichlet split of few samples over many clients) has no
-  // sample order: the client trains nothing this round (this loop used to
-  // spin forever looking for samples in an empty shard).
-  if (shard == 0) return {};
+  // sample order: the client trains nothing this round (ShuffledPasses returns none).
   const std::size_t want = config.local_steps > 0 ? static_cast<std::size_t>(config.local_steps) * config.batch
                                                   : static_cast<std::size_t>(config.local_epochs) * shard;
-  std::vector<std::size_t> order;
-  order.reserve(want);
-  std::vector<std::size_t> perm(shard);
-  while (order.size() < want) {
-    std::iota(perm.begin(), perm.end(), std::size_t{0});
-    for (std::size_t i = shard; i > 1; --i) std::swap(perm[i - 1], perm[cur.Below(i)]);
-    for (std::size_t k = 0; k < shard && order.size() < want; ++k) order.push_back(perm[k]);
-  }
-  return order;
+  return ShuffledPasses(cur, shard, want);
 }
 
 void WriteMetrics(const fs::path& path, const std::vector<RoundRecord>& history) {

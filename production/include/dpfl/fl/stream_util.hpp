@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "dpfl/quant/binary_quantizer.hpp"
 #include "dpfl/rng/streams.hpp"
@@ -45,6 +46,11 @@ struct StreamCursor {
   // Unbiased integer in [0, bound) (Lemire with rejection), bound ≥ 1.
   std::uint64_t Below(std::uint64_t bound);
 };
+
+// A client's local sample order: `want` indices into a shard of `shard` samples, in passes over
+// the shard, each pass a Fisher–Yates permutation drawn with cur.Below; empty for an empty shard
+// (such a client trains nothing). Shared by both FL loops, so their orders are defined once.
+std::vector<std::size_t> ShuffledPasses(StreamCursor& cur, std::size_t shard, std::size_t want);
 
 inline double LaplaceFromUniform(std::uint64_t v, double b) {
   const double u = UnitOpen(v) - 0.5;

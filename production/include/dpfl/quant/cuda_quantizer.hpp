@@ -33,6 +33,7 @@
 #include <string>
 
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/randomized_response.hpp"
 
 namespace dpfl {
 
@@ -115,5 +116,34 @@ double CudaEncodeThroughput(CudaBenchRule rule, const BinaryLevels& levels, std:
 // copy), timed with cudaEvents over several cudaMemcpy calls after a warm-up: the roofline
 // baseline of the benchmarks. bytes > 0. Throws CudaError without a device.
 double CudaCopyBandwidth(std::size_t bytes);
+
+// ---- DPFL-BNN client encoders (seed 004 Alg. 1' lines 13–14; randomized_response.cu) ----
+//
+// StoSign (Alg. B) and randomized response on the ±1 bits (Alg. C), bit-identical to the CPU's
+// EncodeStoSign / ApplyRandomizedResponse (dpfl/quant/randomized_response.hpp): same streams
+// ((key, round, client, kStoSign, j) and (key, round, client, kRandomizedResponse, j), 16-bit
+// heads), same exact decisions, same layout (bit j = bit j % 64 of word j / 64, 1 = +1). StoSign
+// leaves the unused bits of the last word 0; RR clears them; words after ⌈m/64⌉ are never touched.
+// Checks as for the encoders above, plus: `rr` must be what MakeRandomizedResponse returns
+// (γ ∈ [0, 1/2] and flip_threshold = RrFlipThreshold(γ)), else InvalidArgument("rr") — on the
+// GPU also for a γ outside [0, 1/2] whose threshold matches (the CPU checks only the match).
+
+// Device buffers: theta (m floats), bits (⌈m/64⌉ words). A NaN/±Inf latent throws
+// InvalidArgument naming theta[i] (the text of ValidateLatents), found by the reduction kernel
+// before the encode kernel runs, so nothing is written.
+void CudaEncodeStoSign(const float* theta, std::size_t m, const StreamContext& ctx, std::uint32_t client,
+                       std::uint64_t* bits);
+// In place on the ⌈m/64⌉ words of `bits`: bit j (j < m) flipped iff its RR uniform is below
+// rr.flip_threshold; bits ≥ m of the last word cleared.
+void CudaApplyRandomizedResponse(const RandomizedResponse& rr, std::size_t m, const StreamContext& ctx,
+                                 std::uint32_t client, std::uint64_t* bits);
+
+// Host buffers: ValidateLatents / ValidateOutputSize (and the `rr` and index-range checks) first,
+// then copy in, run, copy the ⌈m/64⌉ message words back (`bits` may be longer, as on the CPU).
+// On InvalidArgument nothing is written (the CPU's EncodeStoSign zeroes the message instead).
+void CudaEncodeStoSign(std::span<const float> theta, const StreamContext& ctx, std::uint32_t client,
+                       std::span<std::uint64_t> bits);
+void CudaApplyRandomizedResponse(const RandomizedResponse& rr, std::size_t m, const StreamContext& ctx,
+                                 std::uint32_t client, std::span<std::uint64_t> bits);
 
 }  // namespace dpfl::quant
