@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 // The BNN-only flags and the flags dpfl-bnn does not take (with the reason).
 constexpr const char* kBnnOnly[] = {"--rr-gamma", "--binarizer", "--mix-beta", "--adam-beta1", "--lr-schedule",
-                                    "--eval-clients"};
+                                    "--eval-clients", "--eval-samples"};
 struct Unsupported {
   const char* flag;
   const char* why;
@@ -49,7 +49,7 @@ nlohmann::json ConfigurationJson(const TrainArgs& a, std::size_t d, std::size_t 
           {"local_steps", a.local_steps == 0 ? 10 : a.local_steps}, {"batch", a.batch}, {"optimizer", a.optimizer},
           {"lr", a.lr}, {"lr_schedule", a.lr_schedule}, {"adam_beta1", a.adam_beta1}, {"momentum", a.momentum},
           {"split", a.split}, {"beta", a.beta}, {"seed", a.seed}, {"generator", a.generator}, {"threads", a.threads},
-          {"delta", a.delta}, {"eval_clients", a.eval_clients}, {"max_samples", a.max_samples},
+          {"delta", a.delta}, {"eval_clients", a.eval_clients}, {"eval_samples", a.eval_samples}, {"max_samples", a.max_samples},
           {"synthetic_samples", a.synthetic_samples}, {"latents", d}, {"local_state", local}};
 }
 

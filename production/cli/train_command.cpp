@@ -353,6 +353,8 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   app->add_option("--lr-schedule", a->lr_schedule, "dpfl-bnn: none (default) or step:S:F (lr times F every S rounds)");
   app->add_option("--eval-clients", a->eval_clients,
                   "dpfl-bnn: clients evaluated per round, evenly spaced (default 0: all; the last round: all)");
+  app->add_option("--eval-samples", a->eval_samples,
+                  "dpfl-bnn: evaluate on the first N test samples (default 0: the whole test split)");
   commands.push_back({app, [a, app]() -> nlohmann::json {
     ApplyConfigFile(*a, app);
     if (!fl::HaveTorchTrainer())

@@ -44,6 +44,7 @@ const Key kKeys[] = {
     {"rr-gamma", &TrainArgs::rr_gamma},     {"mix-beta", &TrainArgs::mix_beta},
     {"adam-beta1", &TrainArgs::adam_beta1}, {"binarizer", &TrainArgs::binarizer},
     {"lr-schedule", &TrainArgs::lr_schedule}, {"eval-clients", &TrainArgs::eval_clients},
+    {"eval-samples", &TrainArgs::eval_samples},
 };
 
 [[noreturn]] void Bad(const std::string& source, const std::string& key, const std::string& what) {

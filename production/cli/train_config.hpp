@@ -31,10 +31,11 @@ struct TrainArgs {
   bool resume = false, lambda_grid = false, quiet = false, no_plots = false;
   // DPFL-BNN (seed 004; --mechanism dpfl-bnn only): RR bias (NaN = absent: no RR, the baseline),
   // binarizer, mixing weight β, Adam β1, lr schedule ("none" or "step:S:F"), clients evaluated
-  // per round (0 = all).
+  // per round (0 = all), test samples they are evaluated on (0 = all).
   double rr_gamma = std::numeric_limits<double>::quiet_NaN(), mix_beta = 0.3, adam_beta1 = 0.9;
   std::string binarizer = "stosign", lr_schedule = "none";
   std::uint32_t eval_clients = 0;
+  std::uint64_t eval_samples = 0;  // first N test samples for the per-client evaluation (0: all)
 };
 
 // Applies the JSON object in `text` to `args`, skipping keys for which `on_command_line(key)`

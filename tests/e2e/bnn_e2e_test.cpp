@@ -44,7 +44,8 @@ void Redigest(json& cert) {
 std::vector<std::string> Train(const std::string& out, const std::vector<std::string>& extra = {"--rr-gamma", "0.25"}) {
   std::vector<std::string> args = {"train", "--dataset", "synthetic", "--synthetic-samples", "600", "--mechanism",
                                    "dpfl-bnn", "--model", "bnn", "--clients", "4", "--rounds", "3", "--local-steps", "4",
-                                   "--batch", "32", "--optimizer", "adam", "--lr", "0.01", "--seed", "5", "--out", out,
+                                   "--batch", "32", "--optimizer", "adam", "--lr", "0.01", "--seed", "5", "--eval-clients", "2",
+                                   "--eval-samples", "100", "--out", out,
                                    "--quiet", "--no-plots"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
@@ -101,6 +102,8 @@ TEST(BnnE2e, RunIsDeterministicAndItsCertificateVerifiesAndReplays) {
   EXPECT_TRUE(v.out["replay"]["models_match"].get<bool>());
 
   const json cert = json::parse(ReadBytes(Genuine() + "/certificate.json"));
+  EXPECT_EQ(cert["rounds"][0]["evaluated_clients"], 2);  // --eval-clients; the last round: all 4
+  EXPECT_EQ(cert["rounds"][2]["evaluated_clients"], 4);
   const json& g = cert["privacy"]["guarantees"];
   ASSERT_EQ(g.size(), 5u);
   EXPECT_FALSE(g[0]["applies"].get<bool>());  // Theorem 1 as printed (d = 1): E6

@@ -116,6 +116,9 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
   std::vector<std::uint32_t> counts(d);
   std::vector<float> broadcast(d);
   std::string previous = result.transcript_start;
+  std::vector<std::size_t> eval_index(std::min(split.test.size(), config.eval_samples ? config.eval_samples : split.test.size()));
+  std::iota(eval_index.begin(), eval_index.end(), std::size_t{0});
+  const data::Dataset eval_data = eval_index.size() == split.test.size() ? split.test : split.test.Subset(eval_index);
   const auto start = std::chrono::steady_clock::now();
 
   for (std::uint32_t t = 0; t < config.rounds; ++t) {
@@ -179,7 +182,7 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
     rec.accuracy_min = 1;
     for (std::uint32_t e = 0; e < k; ++e) {
       const std::uint32_t i = static_cast<std::uint32_t>(static_cast<std::uint64_t>(e) * n / k);
-      const Evaluation ev = model.Evaluate(latents[i], local[i], split.test);
+      const Evaluation ev = model.Evaluate(latents[i], local[i], eval_data);
       acc += ev.accuracy;
       loss += ev.loss;
       rec.accuracy_min = std::min(rec.accuracy_min, ev.accuracy);

@@ -18,7 +18,8 @@
 //
 // Accuracy (spec §5.3): the mean over clients of each client's own model, Sign(W_t^i) with its
 // local state, on the test split; rounds evaluate `eval_clients` evenly spaced clients (0: all),
-// the last round all clients. Outputs in out_dir: metrics.csv, final_models.bin (every client's
+// the last round all clients; `eval_samples` > 0 restricts evaluation to the first N test
+// samples (the split is shuffled, so they are a uniform sample). Outputs in out_dir: metrics.csv, final_models.bin (every client's
 // latents then local state, f32 little-endian, client by client).
 #pragma once
 
@@ -79,6 +80,7 @@ struct BnnTrainConfig {
   std::uint64_t seed = 1;
   rng::Generator generator = rng::Generator::kChaCha20;
   std::uint32_t eval_clients = 0;     // 0: all clients every round
+  std::size_t eval_samples = 0;       // > 0: evaluate on the first N test samples only (0: all)
   std::string out_dir;
   std::string transcript_context;     // bound into h_0 (the CLI passes the configuration JSON)
 };
