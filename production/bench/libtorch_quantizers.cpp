@@ -45,6 +45,18 @@ std::vector<TorchBaseline> MakeTorchBaselines(std::size_t m, int threads, int d)
     const torch::Tensor bits = minus.logical_not();
     (void)bits.data_ptr();
   }});
+  // seed-004 StoSign (Alg. B): bit ~ Bernoulli(clip((θ + 1)/2, 0, 1)).
+  out.push_back({"stosign", [=] {
+    const torch::Tensor bits = torch::bernoulli((w->clamp(-1.0, 1.0) + 1) / 2).to(torch::kBool);
+    (void)bits.data_ptr();
+  }});
+  // seed-004 client upload: StoSign, then RR flips each bit w.p. 1/2 − γ (γ = 0.1).
+  out.push_back({"bnn-upload", [=] {
+    const torch::Tensor b = torch::bernoulli((w->clamp(-1.0, 1.0) + 1) / 2).to(torch::kBool);
+    const torch::Tensor flip = torch::bernoulli(torch::full({static_cast<std::int64_t>(m)}, 0.4)).to(torch::kBool);
+    const torch::Tensor bits = b.logical_xor(flip);
+    (void)bits.data_ptr();
+  }});
   return out;
 }
 

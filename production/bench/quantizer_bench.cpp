@@ -10,6 +10,7 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/randomized_response.hpp"
 
 namespace dpfl::bench {
 namespace {
@@ -44,6 +45,7 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
   std::vector<std::uint64_t> bits(quant::PackedWords(o.m));
   std::vector<char> copy(o.m * sizeof(float));
   const quant::BinaryLevels levels = quant::MakeBinaryLevels(1.0, 0.0, 1.0);
+  const quant::RandomizedResponse rr = quant::MakeRandomizedResponse(0.1);
   quant::StreamContext ctx;
   ctx.generator = o.philox ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
   for (int i = 0; i < 8; ++i) ctx.key.words[i] = 0x243F6A88u + static_cast<std::uint32_t>(i);
@@ -56,10 +58,16 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
       {"ldpq", [&] { quant::EncodeLdpq(levels, w, ctx, 1, bits, o.threads); }},
       {"corbinq", [&] { quant::EncodeCorBinQ(levels, w, o.d, quant::PairRole::kQ1, ctx, 7, 1, bits, o.threads); }},
       {"coq", [&] { quant::EncodeCoq(levels, w, o.d, quant::PairRole::kQ2, 0.5, ctx, 7, 2, bits, o.threads); }},
+      // seed 004: StoSign of the latents (Alg. B), and the whole client upload RR(StoSign) (Alg. B + C)
+      {"stosign", [&] { quant::EncodeStoSign(w, ctx, 3, bits, o.threads); }},
+      {"bnn-upload", [&] {
+         quant::EncodeStoSign(w, ctx, 3, bits, o.threads);
+         quant::ApplyRandomizedResponse(rr, o.m, ctx, 3, bits, o.threads);
+       }},
   };
   const std::vector<TorchBaseline> torch = MakeTorchBaselines(o.m, o.threads, o.d);
-  // Each round runs memcpy right before every production encoder (so the baseline gets three
-  // chances per round to show its best, always next to the encoder it is compared with), then
+  // Each round runs memcpy right before every production encoder (so the baseline gets one
+  // chance per encoder and round to show its best, always next to the encoder it is compared with), then
   // the LibTorch baselines, each followed by a 50 ms untimed pause: LibTorch's OpenMP workers spin
   // after its ops and must not slow whatever runs next. See InterleavedBestSeconds.
   const auto memcpy_run = [&] {

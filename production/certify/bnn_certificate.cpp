@@ -202,16 +202,9 @@ nlohmann::json BuildBnnCertificate(const nlohmann::json& configuration, const nl
 
 // The DPFL-BNN part of VerifyCertificate (verify.cpp calls it after the format and digest).
 void VerifyBnnCertificate(const nlohmann::json& cert, const VerifyOptions& options, Verification& v) {
-  const auto problem = [&](const std::string& p) {
-    v.ok = false;
-    v.problems.push_back(p);
-  };
-  const auto check = [&](bool ok, const std::string& what, const std::string& failure) {
-    if (ok)
-      v.checked.push_back(what);
-    else
-      problem(failure);
-  };
+  CheckRecorder rec{v};
+  const auto problem = [&rec](const std::string& p) { rec.Problem(p); };
+  const auto check = [&rec](bool ok, const std::string& what, const std::string& failure) { rec.Check(ok, what, failure); };
   const nlohmann::json& cfg = Field(cert, "configuration");
   fl::BnnTrainConfig config = BnnTrainConfigFromJson(cfg);
   config.out_dir = "(verify)";

@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "certificate.hpp"
 #include "dpfl/error.hpp"
 #include "dpfl/fl/mechanisms.hpp"
 #include "dpfl/ref/numbers.hpp"
@@ -81,6 +82,22 @@ nlohmann::json IntervalJson(const Interval& x);  // {"lo": DecDown(lo), "hi": De
 nlohmann::json Guarantee(const std::string& notion, const std::string& unit, const std::string& adjacency,
                          const std::string& observer, const std::string& composition, const Interval* eps,
                          const std::string& delta, bool applies, const std::string& reason);
+
+// Records the verifier's outcomes in a Verification: a problem makes it fail; a check that holds
+// is listed under `checked`, one that fails is a problem.
+struct CheckRecorder {
+  Verification& v;
+  void Problem(const std::string& p) {
+    v.ok = false;
+    v.problems.push_back(p);
+  }
+  void Check(bool ok, const std::string& what, const std::string& failure) {
+    if (ok)
+      v.checked.push_back(what);
+    else
+      Problem(failure);
+  }
+};
 
 // SHA-256 of the certificate's JSON without its "digest" field (integrity only: unkeyed).
 std::string Digest(nlohmann::json certificate);

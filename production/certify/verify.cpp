@@ -96,16 +96,9 @@ Verification VerifyCertificate(const nlohmann::json& cert, const VerifyOptions& 
     v.problems.push_back("malformed certificate: JSON nested deeper than " + std::to_string(kMaxCertificateDepth) + " levels");
     return v;
   }
-  const auto problem = [&](const std::string& p) {
-    v.ok = false;
-    v.problems.push_back(p);
-  };
-  const auto check = [&](bool ok, const std::string& what, const std::string& failure) {
-    if (ok)
-      v.checked.push_back(what);
-    else
-      problem(failure);
-  };
+  CheckRecorder rec{v};
+  const auto problem = [&rec](const std::string& p) { rec.Problem(p); };
+  const auto check = [&rec](bool ok, const std::string& what, const std::string& failure) { rec.Check(ok, what, failure); };
   try {
     if (!cert.is_object()) throw InvalidArgument("certificate", "is not a JSON object");
     const std::string format = Str(cert, "format");

@@ -121,6 +121,28 @@ json StreamJson(const StreamContext& ctx, std::uint64_t seed, Mechanism mechanis
   };
 }
 
+// The flags every sampler takes: --n, --seed, --threads, --generator, --backend (checked here;
+// the backend is resolved by UseCudaBackend), and the stream context they give.
+struct Draws {
+  std::uint64_t n, seed;
+  int threads;
+  StreamContext ctx;
+};
+Draws ParseDraws(const std::string& n, const std::string& seed, const std::string& threads, const std::string& generator,
+                 const std::string& backend) {
+  Draws d{};
+  d.n = ParseUnsigned(n, "--n", 1, quant::kMaxSampleDraws);
+  d.seed = ParseUnsigned(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
+  d.threads = static_cast<int>(ParseUnsigned(threads, "--threads", 1, kMaxThreads));
+  if (generator != "chacha20" && generator != "philox")
+    throw InvalidArgument("--generator", "must be chacha20 or philox, got '" + generator + "'");
+  if (backend != "cpu" && backend != "cuda" && backend != "auto")
+    throw InvalidArgument("--backend", "must be cpu, cuda or auto, got '" + backend + "'");
+  d.ctx.generator = generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
+  d.ctx.key = quant::SampleKeyFromSeed(d.seed);
+  return d;
+}
+
 json RunSampleUnmapped(const SampleArgs& a) {
   const double eps = ParseDecimal(a.eps, "--eps");
   const double c = ParseDecimal(a.c, "--c");
@@ -129,22 +151,16 @@ json RunSampleUnmapped(const SampleArgs& a) {
   const float w1 = ParseWeight(pair ? a.w1 : a.w, pair ? "--w1" : "--w");
   const float w2 = pair ? ParseWeight(a.w2, "--w2") : 0.0f;
   const int d = pair ? static_cast<int>(ParseUnsigned(a.d, "--d", 0, 62)) : 0;
-  const std::uint64_t n = ParseUnsigned(a.n, "--n", 1, quant::kMaxSampleDraws);
-  const std::uint64_t seed = ParseUnsigned(a.seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
-  const int threads = static_cast<int>(ParseUnsigned(a.threads, "--threads", 1, kMaxThreads));
-  if (a.generator != "chacha20" && a.generator != "philox")
-    throw InvalidArgument("--generator", "must be chacha20 or philox, got '" + a.generator + "'");
-  if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto")
-    throw InvalidArgument("--backend", "must be cpu, cuda or auto, got '" + a.backend + "'");
+  const Draws draws = ParseDraws(a.n, a.seed, a.threads, a.generator, a.backend);
+  const std::uint64_t n = draws.n, seed = draws.seed;
+  const int threads = draws.threads;
   if (a.mechanism == Mechanism::kCoq && ParseDecimal(a.px, "--px") != 0.5)
     throw InvalidArgument("--px", "the production CoQ-FL path supports p_x = 1/2 (0.5) only, got '" + a.px + "'");
 
   const BinaryLevels levels = quant::MakeBinaryLevels(eps, c, r);
   const bool cuda = UseCudaBackend(a.backend);
 
-  StreamContext ctx;
-  ctx.generator = a.generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
-  ctx.key = quant::SampleKeyFromSeed(seed);
+  const StreamContext ctx = draws.ctx;
 
   const quant::SampledQuantizer quantizer = a.mechanism == Mechanism::kLdpq      ? quant::SampledQuantizer::kLdpq
                                              : a.mechanism == Mechanism::kCorBinQ ? quant::SampledQuantizer::kCorBinQ
@@ -225,13 +241,9 @@ struct BnnSampleArgs {
 };
 
 json RunBnnSampleUnmapped(const BnnSampleArgs& a) {
-  const std::uint64_t n = ParseUnsigned(a.n, "--n", 1, quant::kMaxSampleDraws);
-  const std::uint64_t seed = ParseUnsigned(a.seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
-  const int threads = static_cast<int>(ParseUnsigned(a.threads, "--threads", 1, kMaxThreads));
-  if (a.generator != "chacha20" && a.generator != "philox")
-    throw InvalidArgument("--generator", "must be chacha20 or philox, got '" + a.generator + "'");
-  if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto")
-    throw InvalidArgument("--backend", "must be cpu, cuda or auto, got '" + a.backend + "'");
+  const Draws draws = ParseDraws(a.n, a.seed, a.threads, a.generator, a.backend);
+  const std::uint64_t n = draws.n, seed = draws.seed;
+  const int threads = draws.threads;
   float value = 0;
   quant::RandomizedResponse rr;
   if (a.rr) {
@@ -243,9 +255,7 @@ json RunBnnSampleUnmapped(const BnnSampleArgs& a) {
     value = ParseWeight(a.theta, "--theta");
   }
   const bool cuda = UseCudaBackend(a.backend);
-  StreamContext ctx;
-  ctx.generator = a.generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
-  ctx.key = quant::SampleKeyFromSeed(seed);
+  const StreamContext ctx = draws.ctx;
   const quant::SampledQuantizer quantizer = a.rr ? quant::SampledQuantizer::kRr : quant::SampledQuantizer::kStoSign;
   quant::ChunkEncoder encode = quant::CpuBnnChunkEncoder(quantizer, rr, threads);
 #if defined(DPFL_HAVE_CUDA)

@@ -131,16 +131,24 @@ nlohmann::json RunBnnTrain(const TrainArgs& a, const GivenFlag& given, const dat
   return out;
 }
 
+std::size_t CompareTranscripts(const nlohmann::json& rounds, const std::vector<std::string>& replayed,
+                               const std::string& what_differs, std::vector<std::string>& problems) {
+  std::size_t matched = 0;
+  for (; matched < rounds.size() && matched < replayed.size(); ++matched)
+    if (rounds[matched].at("transcript") != replayed[matched]) break;
+  if (matched < rounds.size() || replayed.size() != rounds.size())
+    problems.push_back("replay: the transcript diverges at round " + std::to_string(matched + 1) + " of " +
+                       std::to_string(rounds.size()) + " (" + what_differs + ")");
+  return matched;
+}
+
 nlohmann::json ReplayBnn(const nlohmann::json& cert, const TrainArgs& a, const data::Split& split, const std::string& dir,
                          std::vector<std::string>& problems) {
   const BnnRun run = Train(a, split, dir, a.quiet);
   const nlohmann::json& rounds = cert.at("rounds");
-  std::size_t matched = 0;
-  for (; matched < rounds.size() && matched < run.result.history.size(); ++matched)
-    if (rounds[matched].at("transcript") != run.result.history[matched].transcript) break;
-  if (matched < rounds.size() || run.result.history.size() != rounds.size())
-    problems.push_back("replay: the transcript diverges at round " + std::to_string(matched + 1) + " of " +
-                       std::to_string(rounds.size()) + " (counts or broadcast differ)");
+  std::vector<std::string> replayed;
+  for (const auto& r : run.result.history) replayed.push_back(r.transcript);
+  const std::size_t matched = CompareTranscripts(rounds, replayed, "counts or broadcast differ", problems);
   const std::string sha = fl::Sha256Files({run.result.models_path});
   const bool models = sha == cert.at("final").at("models_sha256");
   if (!models) problems.push_back("replay: the re-trained client models differ (SHA-256 " + sha + ")");

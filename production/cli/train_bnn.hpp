@@ -27,6 +27,12 @@ void CheckBnnOnlyFlags(const TrainArgs& a, const GivenFlag& given);
 nlohmann::json RunBnnTrain(const TrainArgs& a, const GivenFlag& given, const data::Split& split,
                            const nlohmann::json& dataset, const std::optional<certify::KeyPair>& signing);
 
+// The number of leading rounds whose transcript hash (certificate's `rounds[t].transcript`) the
+// replay reproduced; adds a problem unless every round matches and the counts agree. Shared by
+// both replays.
+std::size_t CompareTranscripts(const nlohmann::json& rounds, const std::vector<std::string>& replayed,
+                               const std::string& what_differs, std::vector<std::string>& problems);
+
 // verify-certificate --replay for a dpfl-bnn certificate: re-trains in `dir` from the
 // configuration and compares every round's transcript hash and the final models.
 nlohmann::json ReplayBnn(const nlohmann::json& cert, const TrainArgs& a, const data::Split& split, const std::string& dir,

@@ -272,12 +272,10 @@ nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, c
     }
     const Trained run = TrainRun(a, cfg.at("lambda").get<double>(), dir, split);
     const nlohmann::json& rounds = cert.at("rounds");
-    std::size_t matched = 0;
-    for (; matched < rounds.size() && matched < run.result.history.size(); ++matched)
-      if (rounds[matched].at("transcript") != run.result.history[matched].transcript) break;
-    if (matched < rounds.size() || run.result.history.size() != rounds.size())
-      problems.push_back("replay: the transcript diverges at round " + std::to_string(matched + 1) + " of " +
-                         std::to_string(rounds.size()) + " (broadcast ranges, messages or global model differ)");
+    std::vector<std::string> replayed;
+    for (const auto& r : run.result.history) replayed.push_back(r.transcript);
+    const std::size_t matched =
+        CompareTranscripts(rounds, replayed, "broadcast ranges, messages or global model differ", problems);
     const std::string sha = fl::Sha256Files({run.result.weights_path});
     const bool weights = sha == cert.at("final").at("weights_sha256");
     if (!weights) problems.push_back("replay: the re-trained final weights differ (SHA-256 " + sha + ")");

@@ -41,7 +41,7 @@ using dpfl::testing::Weights;
                       "(docs/cuda.md)";                                                                         \
   } while (0)
 
-constexpr rng::Generator kGenerators[] = {rng::Generator::kChaCha20, rng::Generator::kPhilox4x32};
+using dpfl::testing::kGenerators;
 constexpr int kSharedBits[] = {0, 1, 4, 5, 7, 8, 9, 15, 16, 62};  // every head layout (binary_element.hpp)
 constexpr PairRole kRoles[] = {PairRole::kQ1, PairRole::kQ2};
 // Tails of every shape around the 32-parameter (thread) and 64-parameter (word) boundaries.

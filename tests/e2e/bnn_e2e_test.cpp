@@ -5,13 +5,13 @@
 // no applicable guarantee; bad flags exit 2 naming the flag. Label e2e; kept under 2 minutes.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sodium.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "testing/forgery.hpp"
 #include "testing/subprocess.hpp"
 
 namespace {
@@ -27,19 +27,8 @@ std::string Scratch() {
   return dir;
 }
 std::string ReadBytes(const std::string& path) { return dpfl::testing::ReadFileBytes(path); }
-void WriteBytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
-// What a forger does: SHA-256 of the JSON without "digest", written into "digest".
-void Redigest(json& cert) {
-  json copy = cert;
-  copy.erase("digest");
-  const std::string text = copy.dump();
-  unsigned char h[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-  char hex[2 * sizeof h + 1];
-  sodium_bin2hex(hex, sizeof hex, h, sizeof h);
-  cert["digest"] = std::string(hex);
-}
+using dpfl::testing::Redigest;  // what a forger does (testing/forgery.hpp)
 
 std::vector<std::string> Train(const std::string& out, const std::vector<std::string>& extra = {"--rr-gamma", "0.25"}) {
   std::vector<std::string> args = {"train", "--dataset", "synthetic", "--synthetic-samples", "600", "--mechanism",
@@ -81,7 +70,7 @@ std::string Forged(const std::string& name, json cert) {
   fs::remove_all(dir);
   fs::copy(Genuine(), dir, fs::copy_options::recursive);
   Redigest(cert);
-  WriteBytes(dir + "/certificate.json", cert.dump(2) + "\n");
+  dpfl::testing::WriteFileBytes(dir + "/certificate.json", cert.dump(2) + "\n");
   return dir;
 }
 
@@ -141,7 +130,7 @@ TEST(BnnE2e, ForgeriesAreRejectedEvenWithARecomputedDigest) {
     const std::string dir = Forged("model", cert);
     std::string bytes = ReadBytes(dir + "/final_models.bin");
     bytes[7] = static_cast<char>(bytes[7] ^ 1);
-    WriteBytes(dir + "/final_models.bin", bytes);
+    dpfl::testing::WriteFileBytes(dir + "/final_models.bin", bytes);
     const Verdict v = Verify(dir);
     EXPECT_EQ(v.exit_code, 1);
     EXPECT_NE(v.err.find("final_models.bin"), std::string::npos) << v.err;

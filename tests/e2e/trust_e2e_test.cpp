@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "testing/forgery.hpp"
 #include "testing/subprocess.hpp"
 
 namespace {
@@ -30,19 +31,8 @@ std::string Scratch() {
 
 std::string ReadBytes(const std::string& path) { return dpfl::testing::ReadFileBytes(path); }
 
-void WriteBytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
-// What a forger does: SHA-256 of the JSON without "digest", written into "digest".
-void Redigest(json& cert) {
-  json copy = cert;
-  copy.erase("digest");
-  const std::string text = copy.dump();
-  unsigned char h[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(text.data()), text.size());
-  char hex[2 * sizeof h + 1];
-  sodium_bin2hex(hex, sizeof hex, h, sizeof h);
-  cert["digest"] = std::string(hex);
-}
+using dpfl::testing::Redigest;  // what a forger does (testing/forgery.hpp)
 
 std::vector<std::string> Train(const std::string& mechanism, const std::string& out, int clients = 4, int rounds = 3) {
   return {"train", "--dataset", "synthetic", "--synthetic-samples", "600", "--mechanism", mechanism, "--eps-p", "2",
@@ -74,7 +64,7 @@ std::string Forged(const std::string& name, json cert, bool redigest = true) {
   fs::remove_all(dir);
   fs::copy(Genuine().dir, dir, fs::copy_options::recursive);
   if (redigest) Redigest(cert);
-  WriteBytes(dir + "/certificate.json", cert.dump(2) + "\n");
+  dpfl::testing::WriteFileBytes(dir + "/certificate.json", cert.dump(2) + "\n");
   return dir;
 }
 
@@ -153,7 +143,7 @@ TEST(TrustE2e, ModifiedWeightsFileIsRejected) {
   const std::string dir = Forged("weights_file", Certificate(), false);
   std::string w = ReadBytes(dir + "/final_weights.bin");
   w[5] = static_cast<char>(w[5] ^ 1);
-  WriteBytes(dir + "/final_weights.bin", w);
+  dpfl::testing::WriteFileBytes(dir + "/final_weights.bin", w);
   const Verdict v = Verify(dir, {"--public-key", Genuine().key + ".pub"});
   EXPECT_EQ(v.exit_code, 1);
   EXPECT_NE(v.err.find("final_weights.bin does not match"), std::string::npos) << v.err;
@@ -168,7 +158,7 @@ TEST(TrustE2e, WrongKeyUnsignedAndOldFormatsAreRejected) {
   EXPECT_EQ(Verify(Genuine().dir, {"--public-key", other + ".pub"}).exit_code, 1);
   // A signature file from another certificate.
   const std::string dir = Forged("sig_swap", Certificate(), false);
-  WriteBytes(dir + "/certificate.json", ReadBytes(dir + "/certificate.json") + " ");
+  dpfl::testing::WriteFileBytes(dir + "/certificate.json", ReadBytes(dir + "/certificate.json") + " ");
   EXPECT_EQ(Verify(dir, {"--public-key", Genuine().key + ".pub"}).exit_code, 1);
   // v1 certificates are refused, naming the version.
   json cert = Certificate();
@@ -177,11 +167,11 @@ TEST(TrustE2e, WrongKeyUnsignedAndOldFormatsAreRejected) {
   EXPECT_EQ(v1.exit_code, 1);
   EXPECT_NE(v1.err.find("dpfl-certificate-v1"), std::string::npos) << v1.err;
   // Malformed key and certificate files are bad input (exit 2), not crashes.
-  WriteBytes(Scratch() + "bad.pub", "dpfl-ed25519-public-v1\nzz\n");
+  dpfl::testing::WriteFileBytes(Scratch() + "bad.pub", "dpfl-ed25519-public-v1\nzz\n");
   const auto bad = RunProgram(kDpfl, {"verify-certificate", Genuine().dir + "/certificate.json", "--public-key", Scratch() + "bad.pub"},
                               Scratch());
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
-  WriteBytes(Scratch() + "not.json", "{\"format\": ");
+  dpfl::testing::WriteFileBytes(Scratch() + "not.json", "{\"format\": ");
   EXPECT_EQ(RunProgram(kDpfl, {"verify-certificate", Scratch() + "not.json"}, Scratch()).exit_code, 2);
   // keygen does not overwrite a key.
   EXPECT_EQ(RunProgram(kDpfl, {"keygen", "--out", other}, Scratch()).exit_code, 2);
@@ -206,7 +196,7 @@ TEST(TrustE2e, ReplayAcceptsGenuineAndRejectsChangedConfigurationOrWeights) {
   const std::string dir = Forged("replay_weights", cert, false);
   std::string w = ReadBytes(dir + "/final_weights.bin");
   w[9] = static_cast<char>(w[9] ^ 4);
-  WriteBytes(dir + "/final_weights.bin", w);
+  dpfl::testing::WriteFileBytes(dir + "/final_weights.bin", w);
   unsigned char h[crypto_hash_sha256_BYTES];
   crypto_hash_sha256(h, reinterpret_cast<const unsigned char*>(w.data()), w.size());
   char hex[2 * sizeof h + 1];
@@ -214,7 +204,7 @@ TEST(TrustE2e, ReplayAcceptsGenuineAndRejectsChangedConfigurationOrWeights) {
   cert["final"]["weights_sha256"] = std::string(hex);
   cert["files"]["final_weights.bin"] = std::string(hex);
   Redigest(cert);
-  WriteBytes(dir + "/certificate.json", cert.dump(2) + "\n");
+  dpfl::testing::WriteFileBytes(dir + "/certificate.json", cert.dump(2) + "\n");
   const Verdict stat = Verify(dir);
   EXPECT_EQ(stat.exit_code, 0) << "without replay (and without a signature) this forgery is consistent: " << stat.err;
   const Verdict rep = Verify(dir, {"--replay", "--quiet"});

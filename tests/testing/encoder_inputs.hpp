@@ -15,10 +15,22 @@
 
 #include "dpfl/quant/binary_element.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/fast_encoders.hpp"
 #include "dpfl/quant/rr_element.hpp"
 #include "dpfl/rng/streams.hpp"
 
 namespace dpfl::testing {
+
+inline constexpr rng::Generator kGenerators[] = {rng::Generator::kChaCha20, rng::Generator::kPhilox4x32};
+
+// The instruction sets of the CPU fast paths this machine can run (baseline always).
+inline std::vector<quant::fast::Isa> SupportedIsas() {
+  std::vector<quant::fast::Isa> isas = {quant::fast::Isa::kBaseline};
+  const quant::fast::Isa best = quant::fast::BestIsa();
+  if (best == quant::fast::Isa::kAvx2 || best == quant::fast::Isa::kAvx512) isas.push_back(quant::fast::Isa::kAvx2);
+  if (best == quant::fast::Isa::kAvx512) isas.push_back(quant::fast::Isa::kAvx512);
+  return isas;
+}
 
 inline const char* Name(rng::Generator g) { return g == rng::Generator::kChaCha20 ? "ChaCha20" : "Philox4x32"; }
 

@@ -30,7 +30,7 @@ using dpfl::testing::Context;
 using dpfl::testing::Name;
 using dpfl::testing::Weights;
 
-constexpr rng::Generator kGenerators[] = {rng::Generator::kChaCha20, rng::Generator::kPhilox4x32};
+using dpfl::testing::kGenerators;
 constexpr int kSharedBits[] = {0, 1, 4, 5, 7, 8, 9, 15, 16, 62};  // every head layout (binary_element.hpp)
 // Tails around the 32-parameter (thread), 64-parameter (word), warp (32 threads = 1024
 // parameters) and block (256 threads = 8192 parameters) boundaries.

@@ -14,17 +14,12 @@
 #include "dpfl/error.hpp"
 #include "dpfl/quant/cpu_encoders.hpp"
 #include "dpfl/quant/fast_encoders.hpp"
+#include "testing/encoder_inputs.hpp"
 
 namespace dpfl::quant {
 namespace {
 
-std::vector<fast::Isa> SupportedIsas() {
-  std::vector<fast::Isa> isas = {fast::Isa::kBaseline};
-  const fast::Isa best = fast::BestIsa();
-  if (best == fast::Isa::kAvx2 || best == fast::Isa::kAvx512) isas.push_back(fast::Isa::kAvx2);
-  if (best == fast::Isa::kAvx512) isas.push_back(fast::Isa::kAvx512);
-  return isas;
-}
+using dpfl::testing::SupportedIsas;
 
 std::vector<float> Weights(std::size_t m, std::uint64_t seed, const BinaryLevels& k) {
   std::mt19937_64 rng(seed);

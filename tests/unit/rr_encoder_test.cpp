@@ -29,17 +29,11 @@ using dpfl::testing::Name;
 using dpfl::testing::TieLatents;
 using ref::Rational;
 
-constexpr rng::Generator kGenerators[] = {rng::Generator::kChaCha20, rng::Generator::kPhilox4x32};
+using dpfl::testing::kGenerators;
 // Around the word (64) and SIMD-group (512) boundaries, and several groups per thread range.
 constexpr std::size_t kSizes[] = {1, 63, 64, 65, 511, 512, 513, 1024, 4096 + 37, 8 * 512 * 3 + 64 * 5 + 9};
 
-std::vector<fast::Isa> SupportedIsas() {
-  std::vector<fast::Isa> isas = {fast::Isa::kBaseline};
-  const fast::Isa best = fast::BestIsa();
-  if (best == fast::Isa::kAvx2 || best == fast::Isa::kAvx512) isas.push_back(fast::Isa::kAvx2);
-  if (best == fast::Isa::kAvx512) isas.push_back(fast::Isa::kAvx512);
-  return isas;
-}
+using dpfl::testing::SupportedIsas;
 
 // ⌊x·2^64⌋ of an exact rational x ∈ [0, 1], as an integer.
 Rational FloorTimes2To64(const Rational& x) { return Rational(ref::FloorInt(x * ref::Pow2(64))); }

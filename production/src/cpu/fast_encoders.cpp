@@ -242,10 +242,6 @@ EncodeFn Select(Isa isa, Rule rule, int d) {
 // the scalar loop of cpu_encoders.hpp handles the rest (a misaligned start, the tail).
 void EncodeRange(EncodeFn simd, const EncodeJob& job, std::size_t m, std::span<std::uint64_t> bits, std::size_t lo,
                  std::size_t hi) {
-  const std::size_t full_words = m / 64;
-  const std::size_t simd_lo = (lo + 7) / 8 * 8;
-  std::size_t simd_hi = hi < full_words ? hi : full_words;
-  simd_hi = simd_hi > simd_lo ? simd_lo + (simd_hi - simd_lo) / 8 * 8 : simd_lo;
   const auto scalar = [&](std::size_t a, std::size_t b) {
     const std::span<const float> w(job.w, m);
     const std::size_t j_lo = 64 * a, j_hi = std::min(64 * b, m);
@@ -261,13 +257,7 @@ void EncodeRange(EncodeFn simd, const EncodeJob& job, std::size_t m, std::span<s
                                            b);
     }
   };
-  if (simd_lo >= simd_hi) {
-    scalar(lo, hi);
-    return;
-  }
-  if (lo < simd_lo) scalar(lo, simd_lo);
-  simd(job, bits.data(), simd_lo, simd_hi);
-  if (simd_hi < hi) scalar(simd_hi, hi);
+  detail::SplitWordRange(lo, hi, m / 64, scalar, [&](std::size_t a, std::size_t b) { simd(job, bits.data(), a, b); });
 }
 
 // Contract on a NaN/±Inf weight (binary_quantizer.hpp): InvalidArgument naming the first bad

@@ -146,16 +146,7 @@ void Run(const RrJob& job, std::span<std::uint64_t> bits, int threads, Isa isa) 
     }
   };
   detail::ForWordRanges(PackedWords(job.m), threads, [&](std::size_t lo, std::size_t hi) {
-    const std::size_t simd_lo = (lo + 7) / 8 * 8;
-    std::size_t simd_hi = std::min(hi, full_words);
-    simd_hi = simd_hi > simd_lo ? simd_lo + (simd_hi - simd_lo) / 8 * 8 : simd_lo;
-    if (simd_lo >= simd_hi) {
-      scalar(lo, hi);
-      return;
-    }
-    if (lo < simd_lo) scalar(lo, simd_lo);
-    simd(job, bits.data(), simd_lo, simd_hi);
-    if (simd_hi < hi) scalar(simd_hi, hi);
+    detail::SplitWordRange(lo, hi, full_words, scalar, [&](std::size_t a, std::size_t b) { simd(job, bits.data(), a, b); });
   });
 }
 

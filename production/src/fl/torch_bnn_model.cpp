@@ -24,6 +24,7 @@
 #include "dpfl/error.hpp"
 #include "dpfl/format.hpp"
 #include "dpfl/fl/bnn_training.hpp"
+#include "torch_batches.hpp"
 
 namespace dpfl::fl {
 namespace {
@@ -156,16 +157,9 @@ class TorchBnnModel final : public BnnLocalModel {
     }
     double loss_sum = 0;
     int batches = 0;
-    const std::size_t s = d.SampleSize();
     for (std::size_t start = 0; start < order.size(); start += static_cast<std::size_t>(batch)) {
       const std::size_t end = std::min(order.size(), start + static_cast<std::size_t>(batch));
-      const auto b = static_cast<std::int64_t>(end - start);
-      torch::Tensor x = torch::empty({b, c_, h_, w_}, torch::kFloat32);
-      torch::Tensor y = torch::empty({b}, torch::kInt64);
-      for (std::size_t k = start; k < end; ++k) {
-        std::memcpy(x.data_ptr<float>() + (k - start) * s, d.images.data() + order[k] * s, s * sizeof(float));
-        y.data_ptr<std::int64_t>()[k - start] = d.labels[order[k]];
-      }
+      const auto [x, y] = torch_batches::Batch(d, order, start, end, c_, h_, w_);
       opt->zero_grad();
       torch::Tensor loss = F::cross_entropy(net_->forward(x), y);
       loss.backward();
@@ -186,24 +180,7 @@ class TorchBnnModel final : public BnnLocalModel {
     Load(net_->latents(), latents, "latents");
     Load(net_->LocalTensors(), local, "local state");
     net_->eval();
-    torch::NoGradGuard no_grad;
-    Evaluation e;
-    if (d.size() == 0) return e;
-    const std::size_t s = d.SampleSize();
-    double loss_sum = 0;
-    std::size_t correct = 0;
-    for (std::size_t start = 0; start < d.size(); start += 1000) {
-      const std::size_t end = std::min(d.size(), start + 1000);
-      const auto b = static_cast<std::int64_t>(end - start);
-      torch::Tensor x = torch::from_blob(const_cast<float*>(d.images.data() + start * s), {b, c_, h_, w_}, torch::kFloat32);
-      torch::Tensor y = torch::from_blob(const_cast<std::int64_t*>(d.labels.data() + start), {b}, torch::kInt64);
-      torch::Tensor logits = net_->forward(x);
-      loss_sum += F::cross_entropy(logits, y, F::CrossEntropyFuncOptions().reduction(torch::kSum)).item<double>();
-      correct += static_cast<std::size_t>(logits.argmax(1).eq(y).sum().item<std::int64_t>());
-    }
-    e.loss = loss_sum / static_cast<double>(d.size());
-    e.accuracy = static_cast<double>(correct) / static_cast<double>(d.size());
-    return e;
+    return torch_batches::EvaluateAll([this](const torch::Tensor& x) { return net_->forward(x); }, d, c_, h_, w_);
   }
 
  private:

@@ -14,6 +14,7 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/fl/trainer.hpp"
+#include "torch_batches.hpp"
 
 namespace dpfl::fl {
 namespace {
@@ -100,18 +101,9 @@ class TorchTrainer final : public LocalTrainer {
                                                 torch::optim::SGDOptions(options_.lr).momentum(options_.momentum));
     double loss_sum = 0;
     int batches = 0;
-    const std::size_t s = d.SampleSize();
     for (std::size_t start = 0; start < order.size(); start += static_cast<std::size_t>(batch)) {
       const std::size_t end = std::min(order.size(), start + static_cast<std::size_t>(batch));
-      const auto b = static_cast<std::int64_t>(end - start);
-      torch::Tensor x = torch::empty({b, c_, h_, w_}, torch::kFloat32);
-      torch::Tensor y = torch::empty({b}, torch::kInt64);
-      float* xp = x.data_ptr<float>();
-      std::int64_t* yp = y.data_ptr<std::int64_t>();
-      for (std::size_t k = start; k < end; ++k) {
-        std::memcpy(xp + (k - start) * s, d.images.data() + order[k] * s, s * sizeof(float));
-        yp[k - start] = d.labels[order[k]];
-      }
+      const auto [x, y] = torch_batches::Batch(d, order, start, end, c_, h_, w_);
       opt->zero_grad();
       torch::Tensor loss = torch::nn::functional::cross_entropy(model_->forward(x), y);
       loss.backward();
@@ -126,26 +118,7 @@ class TorchTrainer final : public LocalTrainer {
   Evaluation Evaluate(const std::vector<float>& w, const data::Dataset& d) override {
     Load(w);
     model_->eval();
-    torch::NoGradGuard no_grad;
-    Evaluation e;
-    if (d.size() == 0) return e;
-    const std::size_t s = d.SampleSize();
-    double loss_sum = 0;
-    std::size_t correct = 0;
-    for (std::size_t start = 0; start < d.size(); start += 1000) {
-      const std::size_t end = std::min(d.size(), start + 1000);
-      const auto b = static_cast<std::int64_t>(end - start);
-      torch::Tensor x = torch::from_blob(const_cast<float*>(d.images.data() + start * s), {b, c_, h_, w_}, torch::kFloat32);
-      torch::Tensor y = torch::from_blob(const_cast<std::int64_t*>(d.labels.data() + start), {b}, torch::kInt64);
-      torch::Tensor logits = model_->forward(x);
-      loss_sum += torch::nn::functional::cross_entropy(
-                      logits, y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
-                      .item<double>();
-      correct += static_cast<std::size_t>(logits.argmax(1).eq(y).sum().item<std::int64_t>());
-    }
-    e.loss = loss_sum / static_cast<double>(d.size());
-    e.accuracy = static_cast<double>(correct) / static_cast<double>(d.size());
-    return e;
+    return torch_batches::EvaluateAll([this](const torch::Tensor& x) { return model_->forward(x); }, d, c_, h_, w_);
   }
 
  private:

@@ -102,6 +102,24 @@ inline bool AnyNonFinite(const float* w, std::size_t n) {
   return bad != 0;
 }
 
+// Splits the word range [lo, hi) between the SIMD fast paths and the scalar loops: the SIMD
+// body gets the whole groups of 8 full words (512 parameters) aligned to multiples of 8 below
+// full_words = m / 64, scalar(a, b) the words before and after them (or all of [lo, hi) when no
+// whole group fits).
+template <class Scalar, class Simd>
+void SplitWordRange(std::size_t lo, std::size_t hi, std::size_t full_words, Scalar&& scalar, Simd&& simd) {
+  const std::size_t simd_lo = (lo + 7) / 8 * 8;
+  std::size_t simd_hi = hi < full_words ? hi : full_words;
+  simd_hi = simd_hi > simd_lo ? simd_lo + (simd_hi - simd_lo) / 8 * 8 : simd_lo;
+  if (simd_lo >= simd_hi) {
+    scalar(lo, hi);
+    return;
+  }
+  if (lo < simd_lo) scalar(lo, simd_lo);
+  simd(simd_lo, simd_hi);
+  if (simd_hi < hi) scalar(simd_hi, hi);
+}
+
 inline std::size_t BitsInWord(std::size_t m, std::size_t word) {
   const std::size_t base = word * 64;
   return m - base < 64 ? m - base : 64;
