@@ -180,7 +180,8 @@ nlohmann::json BuildBnnCertificate(const nlohmann::json& configuration, const nl
                                               {"statement", "unsigned: the digest below detects accidental edits only; anyone can recompute it"}};
   const std::uint64_t d = result.latents, n = Field(configuration, "clients").get<std::uint64_t>();
   cert["communication"] = {
-      {"upload_bits_per_client_per_round", d},
+      {"binarized_weights_per_client_per_round", d},
+      {"upload_bits_per_client_per_round", result.history.empty() ? 64 * ((d + 63) / 64) : result.history.back().uplink_bits},
       {"float32_bits_per_client_per_round", 32 * d},
       {"secure_aggregation_field_bits_per_coordinate", static_cast<std::uint64_t>(std::ceil(std::log2(static_cast<double>(n) + 1)))},
       {"download", "the average (2K - n)/n per coordinate: n + 1 possible values (E24: not binary)"}};

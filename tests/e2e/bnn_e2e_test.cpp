@@ -81,7 +81,8 @@ TEST(BnnE2e, RunIsDeterministicAndItsCertificateVerifiesAndReplays) {
   const json summary = json::parse(r.out);
   EXPECT_EQ(summary["model"], "bnn-tiny");
   EXPECT_EQ(summary["latents"], 64 * 32 + 32 * 10);  // every binarized weight; BN stays local (E28)
-  EXPECT_EQ(summary["communication"]["upload_bits_per_client_per_round"], summary["latents"]);
+  EXPECT_EQ(summary["communication"]["binarized_weights_per_client_per_round"], summary["latents"]);
+  EXPECT_EQ(summary["communication"]["upload_bits_per_client_per_round"], 64 * 37);  // ⌈2368/64⌉ packed words
   EXPECT_EQ(ReadBytes(again + "/final_models.bin"), ReadBytes(Genuine() + "/final_models.bin"));
 
   const Verdict v = Verify(Genuine(), {"--replay"});

@@ -192,7 +192,7 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
     rec.test_accuracy = acc / k;
     rec.test_loss = loss / k;
     rec.train_loss = trained ? loss_sum / trained : 0;
-    rec.uplink_bits = d;
+    rec.uplink_bits = 64 * quant::PackedWords(d);  // what is sent: ⌈d/64⌉ packed 64-bit words
     rec.mechanism_seconds = mechanism;
     rec.seconds = Seconds(round_start);
     result.history.push_back(rec);

@@ -92,7 +92,7 @@ struct BnnRoundRecord {
   double lr = 0, train_loss = 0, test_loss = 0, test_accuracy = 0;  // means over the evaluated clients
   double accuracy_min = 0, accuracy_max = 0;
   std::uint32_t evaluated_clients = 0;
-  std::uint64_t uplink_bits = 0;      // per client: d
+  std::uint64_t uplink_bits = 0;      // per client: the message, ⌈d/64⌉ 64-bit words
   double broadcast_mean_abs = 0;      // mean |W̃_j| (the server term's scale, E19: E[W̃] = 2γθ̄)
   double seconds = 0, mechanism_seconds = 0;
   std::string transcript;
