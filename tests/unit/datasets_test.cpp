@@ -295,12 +295,12 @@ TEST(Split, DirichletCoversEverySampleOnceAndIsSkewedForSmallBeta) {
 }  // namespace
 
 // The MNIST files that scripts/install-deps.sh writes (docs/training.md "Data"): runs wherever
-// install-deps has run (CI included) and skips elsewhere. Files converted from the npm package
+// install-deps has run (CI included) and fails elsewhere, naming the script to run. Files converted from the npm package
 // (SOURCE.txt names it) must have the documented 8,000 / 2,000 split with its exact per-digit
 // counts; any other MNIST put there by hand only needs to be well formed with every digit.
 TEST(MnistInstalled, DefaultDirectoryLoadsWithTheDocumentedSplit) {
   const std::string dir = "/usr/share/datasets/mnist";
-  if (!std::filesystem::exists(dir)) GTEST_SKIP() << dir << " absent (scripts/install-deps.sh writes it)";
+  ASSERT_TRUE(std::filesystem::exists(dir)) << dir << " absent: run scripts/install-deps.sh (it writes MNIST-10k there)";
   const std::vector<std::string> files = dpfl::data::MnistFiles(dir);
   const dpfl::data::Dataset train = dpfl::data::LoadIdxPair(files[0], files[1]);
   const dpfl::data::Dataset test = dpfl::data::LoadIdxPair(files[2], files[3]);
