@@ -38,16 +38,7 @@ void ValidateLatents(std::span<const float> theta, std::size_t packed_words) {
 }
 
 void EncodeSign(std::span<const float> theta, std::span<std::uint64_t> bits, int threads) {
-  ValidateLatents(theta, bits.size());
-  detail::ForWordRanges(PackedWords(theta.size()), threads, [&](std::size_t lo, std::size_t hi) {
-    for (std::size_t word = lo; word < hi; ++word) {
-      const float* x = theta.data() + word * 64;
-      std::uint64_t out = 0;
-      for (std::size_t k = 0, n = detail::BitsInWord(theta.size(), word); k < n; ++k)
-        out |= std::uint64_t{SignPlus(x[k])} << k;
-      bits[word] = out;
-    }
-  });
+  detail::EncodeSignT<NoRrFaults>(theta, bits, threads);
 }
 
 void EncodeStoSign(std::span<const float> theta, const StreamContext& ctx, std::uint32_t client,
@@ -71,6 +62,12 @@ void ApplyRandomizedResponse(const RandomizedResponse& rr, std::size_t m, const 
   if (!(rr.gamma >= 0.0 && rr.gamma <= 0.5) || rr.flip_threshold != RrFlipThreshold(rr.gamma))
     throw InvalidArgument("rr", "not made by MakeRandomizedResponse (threshold does not match gamma)");
   fast::ApplyRandomizedResponseFast(rr.flip_threshold, m, ctx, client, bits, threads, Isa());
+}
+
+void EncodeBnnUpload(Binarizer binarizer, const RandomizedResponse* rr, std::span<const float> theta,
+                     const StreamContext& ctx, std::uint32_t client, std::span<std::uint64_t> bits, int threads) {
+  Binarize(binarizer, theta, ctx, client, bits, threads);
+  if (rr != nullptr) ApplyRandomizedResponse(*rr, theta.size(), ctx, client, bits, threads);
 }
 
 void DecodeBnnAverage(std::span<const std::uint32_t> counts, std::uint32_t n, std::span<float> mean) {

@@ -61,8 +61,7 @@ ChunkEncoder CpuBnnChunkEncoder(SampledQuantizer quantizer, const RandomizedResp
       EncodeStoSign(w1, ctx, 0, b1, threads);
       return;
     }
-    EncodeSign(w1, b1, threads);
-    ApplyRandomizedResponse(rr, w1.size(), ctx, 0, b1, threads);
+    EncodeBnnUpload(Binarizer::kSign, &rr, w1, ctx, 0, b1, threads);
   };
 }
 

@@ -138,8 +138,7 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
       }
       const auto m0 = std::chrono::steady_clock::now();
       ctx[i].round = t;
-      quant::Binarize(config.binarizer, latents[i], ctx[i], i, uploads[i]);            // Alg. B
-      if (rr) quant::ApplyRandomizedResponse(*rr, d, ctx[i], i, uploads[i]);           // Alg. C
+      quant::EncodeBnnUpload(config.binarizer, rr ? &*rr : nullptr, latents[i], ctx[i], i, uploads[i]);  // Alg. B, C
       mechanism += Seconds(m0);
       if (progress) {
         TrainProgress p;

@@ -53,6 +53,12 @@ void Binarize(Binarizer binarizer, std::span<const float> theta, const StreamCon
 void ApplyRandomizedResponse(const RandomizedResponse& rr, std::size_t m, const StreamContext& ctx,
                              std::uint32_t client, std::span<std::uint64_t> bits, int threads = 1);
 
+// A client's whole upload (Alg. 1' lines 13–14): Binarize, then ApplyRandomizedResponse unless rr
+// is null (the no-noise baseline). The order matters for Sign: RR on the latents' signs before
+// binarization would upload a tie θ = 0 as "+" surely (tests/mutants, kRrBeforeBinarization).
+void EncodeBnnUpload(Binarizer binarizer, const RandomizedResponse* rr, std::span<const float> theta,
+                     const StreamContext& ctx, std::uint32_t client, std::span<std::uint64_t> bits, int threads = 1);
+
 // The broadcast aggregate of n uploads from the per-coordinate counts K of "+" (AccumulateBits /
 // AccumulateMessages, the secure-aggregation view): mean[j] = (2K_j − n)/n (E9: the average).
 void DecodeBnnAverage(std::span<const std::uint32_t> counts, std::uint32_t n, std::span<float> mean);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "dpfl/error.hpp"
 #include "dpfl/quant/cpu_encoders.hpp"
@@ -19,11 +20,15 @@
 
 namespace dpfl::quant::detail {
 
-inline rng::StreamAddress StoSignAddress(const StreamContext& ctx, std::uint32_t client) {
-  return {ctx.round, client, rng::Purpose::kStoSign};
+// The stream addresses of a client's coins; the reuse mutant drops the round (every round would
+// then draw round 0's coins, and two rounds' uploads of the same latents would coincide).
+template <class Faults = NoRrFaults>
+rng::StreamAddress StoSignAddress(const StreamContext& ctx, std::uint32_t client) {
+  return {Faults::kStreamReusedAcrossRounds ? 0u : ctx.round, client, rng::Purpose::kStoSign};
 }
-inline rng::StreamAddress RrAddress(const StreamContext& ctx, std::uint32_t client) {
-  return {ctx.round, client, rng::Purpose::kRandomizedResponse};
+template <class Faults = NoRrFaults>
+rng::StreamAddress RrAddress(const StreamContext& ctx, std::uint32_t client) {
+  return {Faults::kStreamReusedAcrossRounds ? 0u : ctx.round, client, rng::Purpose::kRandomizedResponse};
 }
 
 // Mask of the valid bits of `word` in a message of m bits.
@@ -41,6 +46,16 @@ void RrUniformsForWord(const StreamContext& ctx, const rng::StreamAddress& addr,
     return;
   }
   UniformsForWord(ctx, addr, word, kBnnHeadBits, u);
+}
+
+template <class Faults>
+void SignWords(std::span<const float> theta, std::span<std::uint64_t> bits, std::size_t lo, std::size_t hi) {
+  for (std::size_t word = lo; word < hi; ++word) {
+    const float* x = theta.data() + word * 64;
+    std::uint64_t out = 0;
+    for (std::size_t k = 0, n = BitsInWord(theta.size(), word); k < n; ++k) out |= std::uint64_t{SignRule<Faults>(x[k])} << k;
+    bits[word] = out;
+  }
 }
 
 template <class Faults>
@@ -73,11 +88,18 @@ void RandomizeWords(std::uint64_t flip_threshold, std::size_t m, const StreamCon
 
 // Full encoders (validation included), for the mutants and the tests.
 template <class Faults>
+void EncodeSignT(std::span<const float> theta, std::span<std::uint64_t> bits, int threads) {
+  ValidateLatents(theta, bits.size());
+  ForWordRanges(PackedWords(theta.size()), threads,
+                [&](std::size_t lo, std::size_t hi) { SignWords<Faults>(theta, bits, lo, hi); });
+}
+
+template <class Faults>
 void EncodeStoSignT(std::span<const float> theta, const StreamContext& ctx, std::uint32_t client,
                     std::span<std::uint64_t> bits, int threads) {
   ValidateLatents(theta, bits.size());
   CheckIndexRange(ctx, theta.size());
-  const rng::StreamAddress addr = StoSignAddress(ctx, client);
+  const rng::StreamAddress addr = StoSignAddress<Faults>(ctx, client);
   ForWordRanges(PackedWords(theta.size()), threads,
                 [&](std::size_t lo, std::size_t hi) { StoSignWords<Faults>(theta, ctx, addr, bits, lo, hi); });
 }
@@ -88,9 +110,38 @@ void ApplyRandomizedResponseT(const RandomizedResponse& rr, std::size_t m, const
   ValidateOutputSize(m, bits.size());
   CheckIndexRange(ctx, m);
   const std::uint64_t t = FlipThresholdRule<Faults>(rr.gamma);
-  const rng::StreamAddress addr = RrAddress(ctx, client);
+  const rng::StreamAddress addr = RrAddress<Faults>(ctx, client);
   ForWordRanges(PackedWords(m), threads,
                 [&](std::size_t lo, std::size_t hi) { RandomizeWords<Faults>(t, m, ctx, addr, bits, lo, hi); });
+}
+
+// A client's upload (Alg. 1' lines 13–14): binarize (Alg. B), then randomized response (Alg. C)
+// unless rr is null. The kRrBeforeBinarization mutant swaps the two: each latent's sign is
+// flipped with the RR coin, then the result is binarized (for StoSign the upload's law is the
+// same, 1/2 + γ·clip(θ), since σ(−θ) = 1 − σ(θ); for Sign a tie θ = 0 then uploads "+" surely).
+template <class Faults>
+void EncodeBnnUploadT(Binarizer binarizer, const RandomizedResponse* rr, std::span<const float> theta,
+                      const StreamContext& ctx, std::uint32_t client, std::span<std::uint64_t> bits, int threads) {
+  auto binarize = [&](std::span<const float> x) {
+    if (binarizer == Binarizer::kSign) {
+      EncodeSignT<Faults>(x, bits, threads);
+    } else {
+      EncodeStoSignT<Faults>(x, ctx, client, bits, threads);
+    }
+  };
+  if (Faults::kRrBeforeBinarization && rr != nullptr) {
+    ValidateLatents(theta, bits.size());
+    CheckIndexRange(ctx, theta.size());
+    const std::uint64_t t = FlipThresholdRule<Faults>(rr->gamma);
+    const rng::StreamAddress addr = RrAddress<Faults>(ctx, client);
+    std::vector<float> flipped(theta.begin(), theta.end());
+    for (std::size_t j = 0; j < flipped.size(); ++j)
+      if (rng::DecisionUniform64(ctx.generator, ctx.key, addr, j, kBnnHeadBits) < t) flipped[j] = -flipped[j];
+    binarize(flipped);
+    return;
+  }
+  binarize(theta);
+  if (rr != nullptr) ApplyRandomizedResponseT<Faults>(*rr, theta.size(), ctx, client, bits, threads);
 }
 
 template <class Faults>

@@ -22,11 +22,28 @@ struct NoRrFaults {
   static constexpr bool kSkipRandomizedResponse = false;  // seed-004 E8: the un-noised bits are uploaded
   static constexpr bool kLogisticStoSign = false;         // seed-004 E13: StoSign with the logistic sigmoid
   static constexpr bool kSumNotAverage = false;           // seed-004 E9: the server broadcasts 2K − n, not (2K − n)/n
+  static constexpr bool kSignZeroMinus = false;           // seed-004 E17: Sign(0) = −1 (a tie binarizes to −)
+  static constexpr bool kStoSignWithoutClip = false;      // seed-004 §1.2: (θ + 1)/2 unclipped, wrapping mod 2^64
+  static constexpr bool kRrBeforeBinarization = false;    // seed-004 Alg. 1' l. 13–14 swapped: RR on the latents' signs
+  static constexpr bool kStreamReusedAcrossRounds = false;  // the RR/StoSign coins of round 0 in every round
 };
+
+template <class Faults = NoRrFaults>
+DPFL_HD bool SignRule(float theta) {
+  if (Faults::kSignZeroMinus) return theta > 0.0f;
+  return SignPlus(theta);
+}
 
 template <class Faults = NoRrFaults>
 DPFL_HD bool StoSignRule(float theta, std::uint64_t v) {
   if (Faults::kLogisticStoSign) return v < ProbabilityToThreshold(1.0 / (1.0 + std::exp(-static_cast<double>(theta))));
+  if (Faults::kStoSignWithoutClip) {
+    // The threshold (θ + 1)/2·2^64 in unsigned 64-bit arithmetic without the clip: it wraps
+    // modulo 2^64 (θ = 1.25 gives P(+) = 1/8, θ = −1.25 gives 7/8). Computed UB-free as the
+    // fractional part of the (exact) double (θ + 1)/2.
+    const double p = (static_cast<double>(theta) + 1.0) / 2.0;
+    return v < ProbabilityToThreshold(p - std::floor(p));
+  }
   return StoSignPlus(theta, v);
 }
 
