@@ -41,6 +41,10 @@ struct Verdict {
 struct CheckOptions {
   bool quick = false;  // smaller grids / fewer random instances (ctest)
   std::uint64_t seed = 20261121;
+  // The checker's teeth test (Claim::flip says what it does): the check runs on a deliberately
+  // wrong formula or a perturbed instance, and its verdict must then differ from the unflipped
+  // one. A checker whose verdict cannot be flipped is a finding (issue 20, "checkers with teeth").
+  bool flip = false;
 };
 
 struct Claim {
@@ -51,6 +55,9 @@ struct Claim {
   std::vector<std::string> errata;  // e.g. {"E12"}: ids of this seed's spec (JSON: "000/E12")
   Status expected;        // the verdict the catalog expects (from the spec)
   std::function<Verdict(const CheckOptions&)> check;
+  // What CheckOptions::flip perturbs, e.g. "the printed bound multiplied by 999/1000" or "the
+  // corrected formula replaced by the printed one"; empty for DEFINITION claims only.
+  std::string flip = {};
 };
 
 using Catalog = std::vector<Claim>;

@@ -1,14 +1,21 @@
 // dpfl-proofs — runs the claims catalog and reports verdicts.
 //
 //   dpfl-proofs [--seed 000|001|002|003|004] [--claim ID] [--quick] [--json | --markdown]
-//               [--expect]
+//               [--flip] [--expect]
 //   dpfl-proofs --errata [--expect]        the errata coverage only (errata_registry.cpp)
 //
 // Exit codes: 0 the run completed (verdicts are findings, not failures); 2 bad arguments;
-// with --expect, 1 if any verdict differs from the catalog's expected verdict (used by ctest).
+// with --expect, 1 if any verdict differs from the catalog's expected verdict, or (with --flip)
+// any checker's verdict does not flip under its perturbation (used by ctest).
+//
+// --flip (the flip table): every claim that is not a DEFINITION is run a second time with
+// CheckOptions::flip (on the quick grids: a flip only has to change the verdict), and the table
+// lists the perturbation and both verdicts. A flip counts when the perturbed run completes with a
+// verdict different from the unperturbed one (an aborted check does not count).
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -26,11 +33,28 @@ using dpfl::proofs::StatusName;
 using dpfl::proofs::Verdict;
 
 struct Row {
-  const Claim* claim;
+  const Claim* claim = nullptr;
   Verdict verdict;
-  double seconds;      // wall time
-  double cpu_seconds;  // process CPU time (the checks are single-threaded)
+  double seconds = 0;      // wall time
+  double cpu_seconds = 0;  // process CPU time (the checks are single-threaded)
+  bool flip_ran = false;
+  Verdict flipped;     // with CheckOptions::flip (when flip_ran)
+  bool flip_aborted = false;
+  bool Flips() const { return flip_ran && !flip_aborted && flipped.status != verdict.status; }
 };
+
+// Runs one check; a check that cannot complete is reported, never hidden: it cannot be a PASS.
+Verdict RunCheck(const Claim& c, const dpfl::proofs::CheckOptions& options, bool* aborted) {
+  try {
+    return c.check(options);
+  } catch (const std::exception& e) {
+    Verdict v;
+    v.status = dpfl::proofs::Status::kInconclusive;
+    v.note = std::string("check aborted: ") + e.what();
+    if (aborted) *aborted = true;
+    return v;
+  }
+}
 
 std::string MarkdownEscape(std::string s) {
   std::string out;
@@ -121,7 +145,13 @@ int main(int argc, char** argv) {
   auto* json_flag = app.add_flag("--json", json, "JSON output");
   auto* md_flag = app.add_flag("--markdown", markdown, "Markdown report (docs/proofs-report.md)");
   json_flag->excludes(md_flag);
-  app.add_flag("--expect", expect, "exit 1 if any verdict differs from the catalog's expected verdict");
+  app.add_flag("--expect", expect,
+               "exit 1 if any verdict differs from the catalog's expected verdict (with --flip: or any checker "
+               "does not flip)");
+  bool flip = false;
+  app.add_flag("--flip", flip,
+               "also run every non-DEFINITION check with its deliberate perturbation (quick grids) and report "
+               "whether the verdict flips (the checkers' own test)");
   bool errata_only = false;
   app.add_flag("--errata", errata_only,
                "print the errata coverage (JSON) without running the checks; with --expect, exit 1 if an id is "
@@ -164,18 +194,26 @@ int main(int argc, char** argv) {
     if (!claim_id.empty() && c.id != claim_id) continue;
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
-    Verdict v;
-    try {
-      v = c.check(options);
-    } catch (const std::exception& e) {
-      // A check that cannot complete is reported, never hidden: it cannot be a PASS.
-      v.status = dpfl::proofs::Status::kInconclusive;
-      v.note = std::string("check aborted: ") + e.what();
-    }
+    const Verdict v = RunCheck(c, options, nullptr);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!json && !markdown)
       std::cerr << c.id << ": " << StatusName(v.status) << " (" << v.instances_checked << " instances, " << secs << " s)\n";
-    rows.push_back({&c, v, secs, static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC});
+    Row row;
+    row.claim = &c;
+    row.verdict = v;
+    row.seconds = secs;
+    row.cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    if (flip && c.expected != dpfl::proofs::Status::kDefinition) {
+      dpfl::proofs::CheckOptions flipped = options;
+      flipped.quick = true;
+      flipped.flip = true;
+      row.flip_ran = true;
+      row.flipped = RunCheck(c, flipped, &row.flip_aborted);
+      if (!json && !markdown)
+        std::cerr << "  flipped (" << (c.flip.empty() ? "no perturbation defined" : c.flip)
+                  << "): " << StatusName(row.flipped.status) << (row.Flips() ? "" : "  <- DOES NOT FLIP") << "\n";
+    }
+    rows.push_back(row);
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_all).count();
   const double total_cpu = static_cast<double>(std::clock() - cpu_all) / CLOCKS_PER_SEC;
@@ -186,6 +224,17 @@ int main(int argc, char** argv) {
       ++mismatches;
       std::cerr << "dpfl-proofs: " << r.claim->id << " verdict " << StatusName(r.verdict.status) << " but the catalog expects "
                 << StatusName(r.claim->expected) << " — " << r.verdict.counterexample << " " << r.verdict.note << "\n";
+    }
+
+  int no_flip = 0;
+  for (const Row& r : rows)
+    if (r.flip_ran && (r.claim->flip.empty() || !r.Flips())) {
+      ++no_flip;
+      std::cerr << "dpfl-proofs: " << r.claim->id << ": the checker does not flip ("
+                << (r.claim->flip.empty() ? "no perturbation defined"
+                                          : r.claim->flip + " still gives " + StatusName(r.flipped.status) +
+                                                (r.flip_aborted ? " (aborted: " + r.flipped.note + ")" : ""))
+                << ")\n";
     }
 
   if (json) {
@@ -207,6 +256,11 @@ int main(int argc, char** argv) {
                                {"note", r.verdict.note},
                                {"seconds", r.seconds},
                                {"cpu_seconds", r.cpu_seconds}});
+      if (r.flip_ran)
+        out["claims"].back()["flip"] = {{"perturbation", r.claim->flip},
+                                        {"status", StatusName(r.flipped.status)},
+                                        {"counterexample", r.flipped.counterexample},
+                                        {"flips", r.Flips()}};
     }
     out["quick"] = quick;
     out["seconds"] = total;
@@ -246,10 +300,23 @@ int main(int argc, char** argv) {
          << errata << " | " << StatusName(r.verdict.status) << " | " << r.verdict.instances_checked << " | "
          << MarkdownEscape(detail) << " |\n";
     }
+    if (flip) {
+      md << "\n## Checkers with teeth (flip table)\n\nEvery checker that is not a DEFINITION, run again (`--flip`, "
+            "quick grids) on a deliberately wrong formula or a perturbed instance: its verdict must change. "
+         << std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.Flips() && !r.claim->flip.empty(); })
+         << " of " << std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.flip_ran; })
+         << " checkers flip (DEFINITION rows are not run).\n\n| id | verdict | perturbation | verdict perturbed | "
+            "flips |\n|---|---|---|---|---|\n";
+      for (const Row& r : rows) {
+        if (!r.flip_ran) continue;
+        md << "| `" << r.claim->id << "` | " << StatusName(r.verdict.status) << " | " << MarkdownEscape(r.claim->flip)
+           << " | " << StatusName(r.flipped.status) << " | " << (r.Flips() ? "yes" : "**no**") << " |\n";
+      }
+    }
     md << ErrataMarkdown(coverage);
     std::cout << md.str();
   } else {
     std::cerr << rows.size() << " claims in " << total << " s\n";
   }
-  return (expect && mismatches > 0) ? 1 : 0;
+  return (expect && (mismatches > 0 || no_flip > 0)) ? 1 : 0;
 }

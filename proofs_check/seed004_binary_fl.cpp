@@ -57,7 +57,8 @@ Verdict CheckLemma3(const CheckOptions& o) {
     for (long a = 2; a <= (o.quick ? 6 : 12); ++a) {
       s.Count();
       // The Rényi sum of the two RR output laws (p, q) and (q, p), by definition.
-      const Rational direct = PowQ(p, a) / PowQ(q, a - 1) + PowQ(q, a) / PowQ(p, a - 1);
+      // Flip: the exponent α − 2 for α − 1 in the first term (a wrong Rényi sum).
+      const Rational direct = PowQ(p, a) / PowQ(q, a - (o.flip ? 2 : 1)) + PowQ(q, a) / PowQ(p, a - 1);
       if (direct != ref::RrSInteger(p, static_cast<unsigned long>(a)))
         s.Violation("γ=" + S(g) + " α=" + std::to_string(a) + ": Σ P^α Q^(1−α) = " + S(direct) + " ≠ RrSInteger");
       if (a == 2 && direct != (1 + 12 * g * g) / (1 - 4 * g * g))
@@ -520,7 +521,8 @@ Verdict CheckPrivacyMonotoneInGamma(const CheckOptions& o) {
 void AddSeed004Claims(Catalog& c) {
   const std::string seed = "004";
   c.push_back({"004/Lemma3/rr-rdp", seed, "RR_γ is (α, ρ_γ(α))-RDP with ρ_γ(α) = ln(p^α q^(1−α) + q^α p^(1−α))/(α−1)",
-               "spec 004 §4.3, §7.2", {"E2"}, Status::kPass, CheckLemma3});
+               "spec 004 §4.3, §7.2", {"E2"}, Status::kPass, CheckLemma3,
+               "the Rényi sum by definition computed with q^(α−2) for q^(α−1) in its first term"});
   c.push_back({"004/Remark1/monotone", seed, "ρ_γ(α) increases with γ; γ = 0 means no privacy loss",
                "spec 004 §4.3, §7.3 items 5–7", {}, Status::kPass, CheckRemark1});
   c.push_back({"004/4.4/additivity", seed, "[DERIVED] a d-bit upload at Hamming distance h has D_α = h·ρ_γ(α)",
