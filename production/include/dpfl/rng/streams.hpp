@@ -47,6 +47,8 @@ enum class Purpose : std::uint32_t {
   kMonitor = 6,      // runtime statistical monitor sampling
   kStoSign = 7,      // DPFL-BNN stochastic binarization coins (seed 004 Alg. B), entity = client id
   kRandomizedResponse = 8,  // DPFL-BNN randomized-response flips (seed 004 Alg. C), entity = client id
+  kCepamLayer = 9,   // CEPAM layer Ũ_j (seed 002 §3.4), entity = client id, index 64 j + slot
+  kCepamDither = 10,  // CEPAM dithers V_{j,i} (seed 002 §3.3), entity = client id, index ((i−1)N + j)n + l
 };
 
 struct StreamKey {
