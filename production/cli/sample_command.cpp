@@ -36,23 +36,6 @@
 #endif
 
 namespace dpfl::cli {
-namespace {
-
-using nlohmann::json;
-using quant::BinaryLevels;
-using quant::PairRole;
-using quant::StreamContext;
-
-constexpr int kMaxThreads = 1024;
-
-enum class Mechanism { kLdpq, kCorBinQ, kCoq };
-
-struct SampleArgs {
-  Mechanism mechanism;
-  std::string eps, c, r, w, w1, w2, d, n, seed;
-  std::string px = "0.5";
-  std::string generator = "chacha20", backend = "cpu", threads = "1";
-};
 
 // A finite decimal; see the file comment. Throws InvalidArgument naming `flag`.
 double ParseDecimal(const std::string& text, const std::string& flag) {
@@ -93,6 +76,24 @@ float ParseWeight(const std::string& text, const std::string& flag) {
   return rounded;
 }
 
+namespace {
+
+using nlohmann::json;
+using quant::BinaryLevels;
+using quant::PairRole;
+using quant::StreamContext;
+
+constexpr int kMaxThreads = 1024;
+
+enum class Mechanism { kLdpq, kCorBinQ, kCoq };
+
+struct SampleArgs {
+  Mechanism mechanism;
+  std::string eps, c, r, w, w1, w2, d, n, seed;
+  std::string px = "0.5";
+  std::string generator = "chacha20", backend = "cpu", threads = "1";
+};
+
 // Production's parameter names → this command's flags.
 std::string FlagOf(const std::string& argument, Mechanism mechanism) {
   if (argument == "p_x") return "--px";
@@ -123,26 +124,6 @@ json StreamJson(const StreamContext& ctx, std::uint64_t seed, Mechanism mechanis
 
 // The flags every sampler takes: --n, --seed, --threads, --generator, --backend (checked here;
 // the backend is resolved by UseCudaBackend), and the stream context they give.
-struct Draws {
-  std::uint64_t n, seed;
-  int threads;
-  StreamContext ctx;
-};
-Draws ParseDraws(const std::string& n, const std::string& seed, const std::string& threads, const std::string& generator,
-                 const std::string& backend) {
-  Draws d{};
-  d.n = ParseUnsigned(n, "--n", 1, quant::kMaxSampleDraws);
-  d.seed = ParseUnsigned(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
-  d.threads = static_cast<int>(ParseUnsigned(threads, "--threads", 1, kMaxThreads));
-  if (generator != "chacha20" && generator != "philox")
-    throw InvalidArgument("--generator", "must be chacha20 or philox, got '" + generator + "'");
-  if (backend != "cpu" && backend != "cuda" && backend != "auto")
-    throw InvalidArgument("--backend", "must be cpu, cuda or auto, got '" + backend + "'");
-  d.ctx.generator = generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
-  d.ctx.key = quant::SampleKeyFromSeed(d.seed);
-  return d;
-}
-
 json RunSampleUnmapped(const SampleArgs& a) {
   const double eps = ParseDecimal(a.eps, "--eps");
   const double c = ParseDecimal(a.c, "--c");
@@ -330,6 +311,21 @@ void AddCommon(CLI::App* app, SampleArgs& a) {
 
 }  // namespace
 
+Draws ParseDraws(const std::string& n, const std::string& seed, const std::string& threads, const std::string& generator,
+                 const std::string& backend) {
+  Draws d{};
+  d.n = ParseUnsigned(n, "--n", 1, quant::kMaxSampleDraws);
+  d.seed = ParseUnsigned(seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
+  d.threads = static_cast<int>(ParseUnsigned(threads, "--threads", 1, kMaxThreads));
+  if (generator != "chacha20" && generator != "philox")
+    throw InvalidArgument("--generator", "must be chacha20 or philox, got '" + generator + "'");
+  if (backend != "cpu" && backend != "cuda" && backend != "auto")
+    throw InvalidArgument("--backend", "must be cpu, cuda or auto, got '" + backend + "'");
+  d.ctx.generator = generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
+  d.ctx.key = quant::SampleKeyFromSeed(d.seed);
+  return d;
+}
+
 // --backend cpu|cuda|auto → whether to run on the GPU (sample_command.hpp).
 bool UseCudaBackend(const std::string& backend) {
 #if defined(DPFL_HAVE_CUDA)
@@ -392,6 +388,7 @@ void RegisterSampleCommand(CLI::App& root, std::vector<Command>& commands) {
     app->add_option("--threads", args->threads, "CPU encoder threads, 1..1024 (default 1; output does not depend on it)");
     commands.push_back({app, [args] { return RunBnnSample(*args); }});
   }
+  RegisterCepamSample(sample, commands);
 }
 
 }  // namespace dpfl::cli

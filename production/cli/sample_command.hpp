@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "dpfl/quant/binary_quantizer.hpp"
+
 namespace dpfl::cli {
 
 // One subcommand of `dpfl`: its CLI11 app and the function that computes its JSON.
@@ -27,6 +29,26 @@ void RegisterSampleCommand(CLI::App& root, std::vector<Command>& commands);
 // --backend cpu|cuda|auto: true to run on the GPU. "cuda" without a device or without the CUDA
 // build throws InvalidArgument("--backend", …); "auto" falls back to the CPU.
 bool UseCudaBackend(const std::string& backend);
+
+// Shared parsers of the sample subcommands (sample_command.cpp). Each throws
+// InvalidArgument(flag, …): a finite decimal (digits, sign, '.', exponent only); an integer in
+// [lo, hi]; a decimal that is finite as a float.
+double ParseDecimal(const std::string& text, const std::string& flag);
+std::uint64_t ParseUnsigned(const std::string& text, const std::string& flag, std::uint64_t lo, std::uint64_t hi);
+float ParseWeight(const std::string& text, const std::string& flag);
+
+// --n, --seed, --threads, --generator, --backend of a sample subcommand, and the stream context
+// (key from the seed, round 0).
+struct Draws {
+  std::uint64_t n, seed;
+  int threads;
+  quant::StreamContext ctx;
+};
+Draws ParseDraws(const std::string& n, const std::string& seed, const std::string& threads, const std::string& generator,
+                 const std::string& backend);
+
+// `dpfl sample cepam …` (sample_cepam.cpp), registered under `sample`.
+void RegisterCepamSample(CLI::App* sample, std::vector<Command>& commands);
 
 
 }  // namespace dpfl::cli
