@@ -23,7 +23,8 @@ Verdict CheckMixingRange(const CheckOptions& o) {
       for (long reports = 0; reports < (1L << n); ++reports) {
         long sum = 0;
         for (int i = 0; i < n; ++i) sum += (reports >> i & 1) ? 1 : -1;
-        for (const Rational& wbar : {Q(-1), Q(1)}) {
+        // Flip: the latent taken before the clip of §II-D (W̄ = ±11/10), not in [−1, 1].
+        for (const Rational& wbar : {o.flip ? Q(-11, 10) : Q(-1), o.flip ? Q(11, 10) : Q(1)}) {
           const Rational as_printed = beta * sum + (1 - beta) * wbar;
           const Rational averaged = beta * Rational(sum, n) + (1 - beta) * wbar;
           const std::string where = "n=" + std::to_string(n) + " β=" + S(beta) + " Σ W̃=" + std::to_string(sum) +
@@ -49,7 +50,8 @@ Verdict CheckRoundCount(const CheckOptions& o) {
   if (!o.quick) Ts.push_back(100);
   for (const Rational& eps : {Q(1), Q(4)})
     for (long T : Ts) {
-      const Rational gamma = ref::BnnGammaMax(eps, delta, Rational(T), Rational(1), false).lo();
+      // Flip: γ_max calibrated for T + 1 rounds, the count the printed loop really runs.
+      const Rational gamma = ref::BnnGammaMax(eps, delta, Rational(o.flip ? T + 1 : T), Rational(1), false).lo();
       const std::string where = "ε=" + S(eps) + " δ=1e-5 T=" + std::to_string(T) + " γ=γ_max(T)";
       printed.Count();
       const ref::Interval d_printed = ref::BnnExactDelta(eps, gamma, Rational(T + 1));
@@ -76,6 +78,9 @@ Verdict CheckCommunication(const CheckOptions& o) {
     for (long reports = 0; reports < (1L << n); ++reports) {
       long sum = 0;
       for (int i = 0; i < n; ++i) sum += (reports >> i & 1) ? 1 : -1;
+      // Flip: a server that re-binarizes, broadcasting Sign(Σ) (Sign(0) = +1): a majority vote,
+      // which Alg. 1 does not do.
+      if (o.flip) sum = sum >= 0 ? 1 : -1;
       seen[static_cast<std::size_t>(sum + n)] = true;
     }
     long values = 0;
@@ -104,11 +109,14 @@ Verdict CheckCommunication(const CheckOptions& o) {
 void AddSeed004ErrataClaims(Catalog& c) {
   const std::string seed = "004";
   c.push_back({"004/Alg1/mixing-range", seed, "the mixed latent β·Σ W̃ + (1 − β)W̄ stays in [−1, 1]", "spec 004 §3, §7.3 item 17",
-               {"E9"}, Status::kPassCorrected, CheckMixingRange});
+               {"E9"}, Status::kPassCorrected, CheckMixingRange,
+               "the latent W̄ taken before the clip (±11/10) instead of in [−1, 1]"});
   c.push_back({"004/Alg1/round-count", seed, "Alg. 1 (t = 0..T) is (ε, δ)-DP at γ ≤ γ_max(ε, δ, T)", "spec 004 §3, §4.5",
-               {"E11"}, Status::kPassCorrected, CheckRoundCount});
+               {"E11"}, Status::kPassCorrected, CheckRoundCount,
+               "γ_max calibrated for T + 1 rounds (the printed loop's count), so the T + 1 releases are covered"});
   c.push_back({"004/5.4/communication", seed, "all communication is 1 bit per coordinate", "spec 004 §5.4", {"E24"},
-               Status::kPassCorrected, CheckCommunication});
+               Status::kPassCorrected, CheckCommunication,
+               "the server broadcasts Sign(Σ W̃) (a majority vote) instead of the sum"});
 }
 
 }  // namespace dpfl::proofs
