@@ -259,6 +259,7 @@ Enclosure PrintedGLogSpace(const Rational& u, const Enclosure& x) {
 struct LogSpaceGammaMax {
   Rational u_lo, u_hi;  // ln(1/2 − γ_max) ∈ [u_lo, u_hi]
   Rational gamma_lo;    // a rational certainly ≤ γ_max: 1/2 − (upper end of e^{u_hi})
+  Rational gamma_hi;    // a rational certainly ≥ γ_max: 1/2 − (lower end of e^{u_lo})
 };
 LogSpaceGammaMax SolveGammaMaxLogSpace(const Enclosure& x, const Enclosure& target) {
   auto sign = [&](const Rational& u) {  // +1: g(u) > target (root above u); −1: below; 0: undecided
@@ -267,7 +268,7 @@ LogSpaceGammaMax SolveGammaMaxLogSpace(const Enclosure& x, const Enclosure& targ
     if (ref::CertainlyLess(g, target)) return -1;
     return 0;
   };
-  LogSpaceGammaMax r{Q(-2), Q(-7, 10), Q(0)};  // u = −7/10: q ≈ 0.497, γ ≈ 0.003
+  LogSpaceGammaMax r{Q(-2), Q(-7, 10), Q(0), Q(0)};  // u = −7/10: q ≈ 0.497, γ ≈ 0.003
   if (sign(r.u_hi) != -1) throw std::runtime_error("log-space γ_max: target below g(γ = 1/2 − e^(−7/10))");
   while (sign(r.u_lo) != 1) {
     r.u_lo *= 2;
@@ -280,6 +281,7 @@ LogSpaceGammaMax SolveGammaMaxLogSpace(const Enclosure& x, const Enclosure& targ
     (sg > 0 ? r.u_lo : r.u_hi) = mid;
   }
   r.gamma_lo = Q(1, 2) - ref::ToInterval(ref::Exp(Enclosure(x.prec(), r.u_hi))).hi();
+  r.gamma_hi = Q(1, 2) - ref::ToInterval(ref::Exp(Enclosure(x.prec(), r.u_lo))).lo();
   return r;
 }
 
@@ -301,7 +303,7 @@ Verdict CheckThm1Printed(const CheckOptions& o) {
         const LogSpaceGammaMax gp = SolveGammaMaxLogSpace(x, Enclosure(prec, Rational(1 / (delta * T))));
         if (T > 1 || delta > Q(1, 100000)) {
           const Interval ref_gp = ref::BnnGammaMax(eps, delta, Q(T), Q(1), true, prec);
-          if (ref_gp.hi() < gp.gamma_lo)
+          if (ref_gp.hi() < gp.gamma_lo || gp.gamma_hi < ref_gp.lo())
             throw std::runtime_error(where + ": log-space printed γ_max disagrees with ref::BnnGammaMax");
         }
         printed.Count();
