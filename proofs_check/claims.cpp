@@ -54,6 +54,7 @@ Catalog FullCatalog() {
   AddSeed003Claims(c);
   AddSeed004Claims(c);
   AddSeed004ErrataClaims(c);
+  AddSeed004LemmasClaims(c);
   return c;
 }
 

@@ -71,6 +71,7 @@ void AddSeed002Claims(Catalog& catalog);
 void AddSeed003Claims(Catalog& catalog);
 void AddSeed004Claims(Catalog& catalog);
 void AddSeed004ErrataClaims(Catalog& catalog);   // errata no other claim evaluates
+void AddSeed004LemmasClaims(Catalog& catalog);
 
 Catalog FullCatalog();
 

@@ -5,6 +5,7 @@
 // inequality counts as violated only when the enclosures are disjoint.
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "claims.hpp"
 #include "printed_values.hpp"
@@ -122,7 +123,9 @@ Verdict CheckRemark1(const CheckOptions& o) {
     if (!(prev.lo() == 0 && prev.hi() == 0)) s.Violation("ρ_0(" + S(a) + ") ≠ 0");
     for (int j = 1; j < J; ++j) {
       s.Count();
-      const Rational g = Q(j, 2 * J), p = Q(1, 2) + g;
+      // Flip: the keep probability 1/2 + γ(1 − 2γ) (a wrong RR parametrisation, not monotone past
+      // γ = 1/4) in place of Def. 3's 1/2 + γ.
+      const Rational g = Q(j, 2 * J), p = Q(1, 2) + (o.flip ? Rational(g * (1 - 2 * g)) : g);
       const Interval cur = ref::RrRdp(p, a, prec);
       if (!(cur.lo() > prev.hi()))
         s.Violation("ρ_γ(" + S(a) + ") not certainly increasing at γ=" + S(g) + ": " + Dec(cur) + " vs " + Dec(prev));
@@ -163,7 +166,8 @@ Verdict CheckAdditivity(const CheckOptions& o) {
         for (long a = 2; a <= 4; ++a) {
           s.Count();
           const Rational sum = EnumeratedRenyiSum(p, d, h, a);
-          const Rational expect = PowQ(ref::RrSInteger(p, static_cast<unsigned long>(a)), h);
+          // Flip: the per-bit accounting the paper implies (E6), one ρ per upload whatever h is.
+          const Rational expect = PowQ(ref::RrSInteger(p, static_cast<unsigned long>(a)), o.flip ? std::min(h, 1) : h);
           if (sum != expect)
             s.Violation("γ=" + S(g) + " d=" + std::to_string(d) + " h=" + std::to_string(h) + " α=" + std::to_string(a) +
                         ": Σ_y P^α Q^(1−α) = " + S(sum) + " ≠ S^h = " + S(expect));
@@ -213,7 +217,8 @@ Verdict CheckExactProfile(const CheckOptions& o) {
             P *= keep ? p : q;
             Qv *= keep ? q : p;
           }
-          sum += ref::Max(Enclosure(prec, 0L), P - E * Qv);
+          // Flip: the hockey-stick sum without its positive part (Σ P − e^ε Q = 1 − e^ε).
+          sum += o.flip ? Enclosure(P - E * Qv) : ref::Max(Enclosure(prec, 0L), P - E * Qv);
         }
         if (Disjoint(ref::ToInterval(sum), ref::BnnExactDelta(eps, g, Q(k), prec)))
           s.Violation("γ=" + S(g) + " k=" + std::to_string(k) + " ε=" + S(eps) + ": enumeration " + Dec(sum) +
@@ -235,52 +240,100 @@ Verdict CheckExactProfile(const CheckOptions& o) {
 }
 
 // ---- Theorem 1 as printed (1/δ) vs corrected (ln(1/δ)), E3 ----------------------------------------
+// Theorem 1's g (spec 004 §4.5, the printed formula with x = 2Λ/ε) in log space at u = ln q,
+// q = 1/2 − γ: g = ln(p^{1+x} q^{−x} + q^{1+x} p^{−x}) = A + log1p(e^{B−A}) with
+// A = (1 + x) ln p − x ln q, B = (1 + x) ln q − x ln p, ln p = log1p(−e^u), ln q = u. B − A =
+// (1 + 2x)(ln q − ln p) ≤ 0, so nothing overflows even where 1/2 − γ ≈ e^−4343 (E3 at T = 1).
+Enclosure PrintedGLogSpace(const Rational& u, const Enclosure& x) {
+  const Enclosure log_q(x.prec(), u);
+  const Enclosure log_p = ref::Log1p(-ref::Exp(log_q));
+  const Enclosure A = (Rational(1) + x) * log_p - x * log_q;
+  const Enclosure B = (Rational(1) + x) * log_q - x * log_p;
+  return A + ref::Log1p(ref::Exp(B - A));
+}
+
+// γ_max = g⁻¹(target) solved for u* = ln(1/2 − γ_max) by bisection on rational u: g decreases in
+// u (q grows, γ falls), so the bracket keeps g(u_lo) > target > g(u_hi) certainly, and then
+// 1/2 − γ_max ∈ [e^{u_lo}, e^{u_hi}]. Stops at width 2^−48 in u (relative width of 1/2 − γ_max)
+// or where the enclosures cannot decide.
+struct LogSpaceGammaMax {
+  Rational u_lo, u_hi;  // ln(1/2 − γ_max) ∈ [u_lo, u_hi]
+  Rational gamma_lo;    // a rational certainly ≤ γ_max: 1/2 − (upper end of e^{u_hi})
+  Rational gamma_hi;    // a rational certainly ≥ γ_max: 1/2 − (lower end of e^{u_lo})
+};
+LogSpaceGammaMax SolveGammaMaxLogSpace(const Enclosure& x, const Enclosure& target) {
+  auto sign = [&](const Rational& u) {  // +1: g(u) > target (root above u); −1: below; 0: undecided
+    const Enclosure g = PrintedGLogSpace(u, x);
+    if (ref::CertainlyLess(target, g)) return 1;
+    if (ref::CertainlyLess(g, target)) return -1;
+    return 0;
+  };
+  LogSpaceGammaMax r{Q(-2), Q(-7, 10), Q(0), Q(0)};  // u = −7/10: q ≈ 0.497, γ ≈ 0.003
+  if (sign(r.u_hi) != -1) throw std::runtime_error("log-space γ_max: target below g(γ = 1/2 − e^(−7/10))");
+  while (sign(r.u_lo) != 1) {
+    r.u_lo *= 2;
+    if (r.u_lo < Q(-(1L << 40))) throw std::runtime_error("log-space γ_max: no bracket");
+  }
+  while (r.u_hi - r.u_lo > Rational(Int(1), Int(1) << 48)) {
+    const Rational mid = (r.u_lo + r.u_hi) / 2;
+    const int sg = sign(mid);
+    if (sg == 0) break;
+    (sg > 0 ? r.u_lo : r.u_hi) = mid;
+  }
+  r.gamma_lo = Q(1, 2) - ref::ToInterval(ref::Exp(Enclosure(x.prec(), r.u_hi))).hi();
+  r.gamma_hi = Q(1, 2) - ref::ToInterval(ref::Exp(Enclosure(x.prec(), r.u_lo))).lo();
+  return r;
+}
+
 Verdict CheckThm1Printed(const CheckOptions& o) {
   Search printed, corrected;
   const int prec = Prec(o);
   const std::vector<long> rounds = o.quick ? std::vector<long>{1, 10, 100} : std::vector<long>{1, 5, 10, 50, 100};
+  std::string t1_note;
   for (const Rational& eps : {Q(1), Q(2), Q(4)})
     for (const Rational& delta : {Q(1, 100000), Q(1, 1000)})
       for (long T : rounds) {
-        const std::string where = "ε=" + S(eps) + " δ=" + S(delta) + " T=" + std::to_string(T);
-        if (T == 1 && delta < Q(1, 1000)) {
-          // The printed target 1/δ = 1e5 puts γ_max within about e^(−4343) of 1/2, beyond the
-          // bisection's bracket. The claim "every γ ≤ γ_max is (ε, δ)-DP" needs no γ_max: a witness
-          // γ0 with g(γ0) = ln S(α*, 1/2 + γ0) certainly below the target is certainly ≤ γ_max (g
-          // increases in γ), and the exact δ(ε) at γ0 certainly above δ refutes the claim.
-          printed.Count();
-          const Enclosure alpha_star = Rational(1) + Rational(2) * ref::LogQ(prec, Rational(1 / delta)) / eps;
-          const Enclosure target(prec, Rational(1 / (delta * T)));
-          for (const Rational& g0 : {Q(49, 100), Q(45, 100), Q(1, 4)}) {
-            if (!ref::CertainlyLess(ref::RrLogS(Rational(Q(1, 2) + g0), alpha_star), target)) continue;
-            const Interval d0 = ref::BnnExactDelta(eps, g0, Q(T), prec);
-            if (CertainlyAbove(d0, delta)) {
-              printed.Violation(where + ": γ0 = " + S(g0) + " has g(γ0) < (1/δ)/T, so γ0 ≤ printed γ_max, and the exact "
-                                "δ(ε) at γ0 is " + Dec(d0, 6) + " > δ");
-              break;
-            }
-          }
-          continue;
+        const std::string where = "ε=" + S(eps) + " δ=" + S(delta) + " T=" + std::to_string(T) + " d=1";
+        const Enclosure lambda = ref::LogQ(prec, Rational(1 / delta));
+        const Enclosure x = Rational(2) * lambda / eps;  // α* − 1
+        // Every γ ≤ γ_max is claimed (ε, δ)-DP, so the claim is judged at a rational γ certainly ≤ the
+        // printed γ_max (its certified lower end), by the exact profile of the T released bits.
+        // The printed γ_max is solved in log space for every instance (at T = 1, δ = 1e-5 it is
+        // ≈ 1/2 − e^−4343); where the reference's bisection on q also answers, they must agree.
+        const LogSpaceGammaMax gp = SolveGammaMaxLogSpace(x, Enclosure(prec, Rational(1 / (delta * T))));
+        if (T > 1 || delta > Q(1, 100000)) {
+          const Interval ref_gp = ref::BnnGammaMax(eps, delta, Q(T), Q(1), true, prec);
+          if (ref_gp.hi() < gp.gamma_lo || gp.gamma_hi < ref_gp.lo())
+            throw std::runtime_error(where + ": log-space printed γ_max disagrees with ref::BnnGammaMax");
         }
-        // Every γ ≤ γ_max is claimed (ε, δ)-DP: take the certified lower end of the γ_max enclosure.
-        const Interval gp = ref::BnnGammaMax(eps, delta, Q(T), Q(1), true, prec);
         printed.Count();
-        const Interval dp = ref::BnnExactDelta(eps, gp.lo(), Q(T), prec);
+        const Interval dp = ref::BnnExactDelta(eps, gp.gamma_lo, Q(T), prec);
+        const std::string gap = "ln(1/2 − γ_max) ∈ [" + ref::ToDecimalString(gp.u_lo, 16) + ", " +
+                                ref::ToDecimalString(gp.u_hi, 16) + "]";
+        if (T == 1 && delta == Q(1, 100000) && eps == 1)
+          t1_note = "; at ε=1, δ=1e-5, T=1 the printed γ_max has " + gap + " and exact δ(ε) " + Dec(dp, 8);
         if (CertainlyAbove(dp, delta))
-          printed.Violation(where + ": printed γ_max ≥ 1/2 − " + ref::ToDecimalString(Rational(Q(1, 2) - gp.lo()), 3) +
-                            ", and at that γ the exact δ(ε) of the T released bits is " + Dec(dp, 6) + " > δ");
-        const Interval gc = ref::BnnGammaMax(eps, delta, Q(T), Q(1), false, prec);
+          printed.Violation(where + ": printed γ_max = g⁻¹((1/δ)/T) has " + gap + " (solved in log space); at γ = " +
+                            "1/2 − e^(" + ref::ToDecimalString(gp.u_hi, 16) + ") ≤ γ_max the exact δ(ε) of the T " +
+                            "released bits is " + Dec(dp, 6) + " > δ");
+        // Corrected (E3): target Λ/T. Flip: the printed target (1/δ)/T in its place.
         corrected.Count();
-        const Interval dc = ref::BnnExactDelta(eps, gc.hi(), Q(T), prec);
-        // The corrected bound is an RDP guarantee, so at γ slightly above γ_max (gc.hi) the exact δ may
-        // still be ≤ δ; at gc.lo it must be.
-        const Interval dcl = ref::BnnExactDelta(eps, gc.lo(), Q(T), prec);
-        if (CertainlyAbove(dcl, delta)) corrected.Violation(where + ": exact δ " + Dec(dcl, 6) + " > δ at corrected γ_max");
-        (void)dc;
+        Rational gc_lo;
+        if (o.flip) {
+          gc_lo = SolveGammaMaxLogSpace(x, Enclosure(prec, Rational(1 / (delta * T)))).gamma_lo;
+        } else {
+          gc_lo = ref::BnnGammaMax(eps, delta, Q(T), Q(1), false, prec).lo();
+        }
+        // The corrected bound is an RDP guarantee: at its certified lower end the exact δ must be ≤ δ.
+        const Interval dcl = ref::BnnExactDelta(eps, gc_lo, Q(T), prec);
+        if (CertainlyAbove(dcl, delta))
+          corrected.Violation(where + ": exact δ(ε) " + Dec(dcl, 6) + " > δ at the corrected γ_max's lower end " +
+                              ref::ToDecimalString(gc_lo, 10));
       }
   return CompareVariants(printed, corrected,
-                         "γ ≤ g⁻¹((1/δ)/T) (eq. 7 as printed) vs γ ≤ g⁻¹(ln(1/δ)/T) (E3), judged by the exact "
-                         "(tight) privacy profile of the T released bits at the certified lower end of γ_max");
+                         "γ ≤ g⁻¹((1/δ)/T) (eq. 7 as printed; γ_max solved for ln(1/2 − γ_max) in log space with MPFI) "
+                         "vs γ ≤ g⁻¹(ln(1/δ)/T) (E3), judged by the exact (tight) privacy profile of the T released bits "
+                         "at the certified lower end of γ_max" + t1_note);
 }
 
 // ---- Theorem 1's missing dimension (E6) ----------------------------------------------------------
@@ -298,7 +351,8 @@ Verdict CheckThm1Dimension(const CheckOptions& o) {
         if (CertainlyAbove(dp, delta))
           printed.Violation(where + ": per-bit γ_max = " + Dec(g1, 10) + "; the exact δ(ε) of the T·d = " +
                             std::to_string(T * d) + " released bits is " + Dec(dp, 6) + " > δ");
-        const Interval gd = ref::BnnGammaMax(eps, delta, Q(T), Q(d), false, prec);  // h = d
+        // h = d (E6). Flip: the corrected condition computed with h = 1 (the printed per-bit one).
+        const Interval gd = ref::BnnGammaMax(eps, delta, Q(T), Q(o.flip ? 1 : d), false, prec);
         corrected.Count();
         const Interval dc = ref::BnnExactDelta(eps, gd.lo(), Q(T * d), prec);
         if (CertainlyAbove(dc, delta)) corrected.Violation(where + ": exact δ " + Dec(dc, 6) + " > δ with h = d");
@@ -308,43 +362,94 @@ Verdict CheckThm1Dimension(const CheckOptions& o) {
                          "γ ≤ g⁻¹(ln(1/δ)/(dT)) (E6), judged by the exact profile of the T·d released bits");
 }
 
-// ---- Theorem 1's proof: α = 1 + 2(1/δ)/ε (printed) vs 1 + 2 ln(1/δ)/ε (E5) -----------------------
+// ---- Theorem 1's proof: E4 (Λ/ε for Λ/(α−1)) and E5 (α = 1 + 2(1/δ)/ε for 1 + 2Λ/ε) ----------------
+// The largest γ = j/1000 (j ≤ 499) at which `admits(γ)` is certainly true, or −1 if none (admits is
+// monotone: true up to a threshold, since ρ_γ(α) increases in γ, Remark 1).
+template <class Fn>
+long LargestAdmittedGrid(Fn&& admits) {
+  if (!admits(Q(0))) return -1;
+  long lo = 0, hi = 500;  // admits(lo/1000) holds; hi/1000 = 1/2 is outside the domain
+  while (hi - lo > 1) {
+    const long mid = (lo + hi) / 2;
+    (admits(Q(mid, 1000)) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 Verdict CheckThm1Alpha(const CheckOptions& o) {
   Search printed, corrected;
   const int prec = Prec(o);
+  const std::vector<long> rounds = o.quick ? std::vector<long>{1, 100} : std::vector<long>{1, 10, 100};
+  std::string e4_first;  // the first E4 counterexample (the search reports E5's first)
   for (const Rational& eps : {Q(1, 2), Q(1), Q(4), Q(10)})
     for (const Rational& delta : {Q(1, 10), Q(1, 1000), Q(1, 100000)}) {
-      const std::string where = "ε=" + S(eps) + " δ=" + S(delta);
+      const std::string at = "ε=" + S(eps) + " δ=" + S(delta);
       const Enclosure lambda = ref::LogQ(prec, Rational(1 / delta));
       const Enclosure half_eps(prec, Rational(eps / 2));
-      // Lemma 1's term Λ/(α − 1) must equal ε/2 for the proof's last step.
+      // E5, as printed: with α = 1 + 2(1/δ)/ε the proof needs Lemma 1's term Λ/(α − 1) = ε/2.
       printed.Count();
       const Enclosure a_printed = Rational(1) + Enclosure(prec, Rational(2 / (delta * eps)));
       const Enclosure term_p = lambda / (a_printed - Rational(1));
       if (Disjoint(ref::ToInterval(term_p), ref::ToInterval(half_eps)))
-        printed.Violation(where + ": with α = 1 + 2(1/δ)/ε, Λ/(α−1) = " + Dec(term_p, 8) + " ≠ ε/2");
-      // Corrected (E5): α* = 1 + 2Λ/ε. That Λ/(α* − 1) = ε/2 is then true by definition and is
-      // not counted. What is checked: the theorem's own g (exponents 1 + 2Λ/ε and −2Λ/ε, as
-      // printed) is ln S(α, γ) of randomized response — computed by the library from the RR pmf
-      // (ref::RrLogS) — at α = α*, and at no other candidate: not at the printed α.
-      corrected.Count();
+        printed.Violation(at + ": with α = 1 + 2(1/δ)/ε, Λ/(α−1) = " + Dec(term_p, 8) + " ≠ ε/2");
+      // With α* = 1 + 2Λ/ε (E5 corrected) the term is ε/2 by definition (not counted). What the
+      // proof concludes from it is checked instead: the γ its condition admits are (ε, δ)-DP.
       const Enclosure a_star = Rational(1) + Rational(2) * lambda / eps;
-      if (Disjoint(ref::ToInterval(a_star), ref::BnnAlphaStar(eps, delta, prec))) corrected.Violation(where + " (α*)");
-      for (const Rational& g : {Q(1, 10), Q(1, 4)}) {
-        const Rational p = Q(1, 2) + g, q = Q(1, 2) - g;
-        const Enclosure x = Rational(2) * lambda / eps;
-        const Enclosure gform = ref::Log(ref::Pow(Enclosure(prec, p), Rational(1) + x) * ref::Pow(Enclosure(prec, q), -x) +
-                                         ref::Pow(Enclosure(prec, q), Rational(1) + x) * ref::Pow(Enclosure(prec, p), -x));
-        if (Disjoint(ref::ToInterval(gform), ref::ToInterval(ref::RrLogS(p, a_star))))
-          corrected.Violation(where + " γ=" + S(g) + ": printed g ≠ ln S(α*)");
-        if (!Disjoint(ref::ToInterval(gform), ref::ToInterval(ref::RrLogS(p, a_printed))))
-          corrected.Violation(where + " γ=" + S(g) + ": printed g also equals ln S at the printed α");
+      const Enclosure lemma1_term = lambda / (a_star - Rational(1));  // Lemma 1 (E4 corrected)
+      const Enclosure e4_term = lambda / eps;                         // E4 as printed: log(1/δ)/ε
+      for (long T : rounds) {
+        const std::string where = at + " T=" + std::to_string(T) + " d=1 α*=1+2Λ/ε";
+        auto bound = [&](const Rational& g, const Enclosure& term) {
+          return Rational(T) * ref::RrRdpEnclosure(Q(1, 2) + g, a_star) + term;
+        };
+        // As printed (E4): T ρ_γ(α*) + log(1/δ)/ε ≤ ε. The largest grid γ it admits, judged by the
+        // exact δ(ε) of the T released bits.
+        printed.Count();
+        const long jp = LargestAdmittedGrid([&](const Rational& g) {
+          return ref::CertainlyLess(bound(g, e4_term), Enclosure(prec, eps)); });
+        if (jp >= 0) {
+          const Interval d = ref::BnnExactDelta(eps, Q(jp, 1000), Q(T), prec);
+          if (CertainlyAbove(d, delta)) {
+            const std::string ce = where + ": γ=" + S(Q(jp, 1000)) + " satisfies T·ρ_γ(α*) + log(1/δ)/ε ≤ ε (E4 as " +
+                                   "printed), but the exact δ(ε) of the T released bits is " + Dec(d, 6) + " > δ";
+            printed.Violation(ce);
+            if (e4_first.empty()) e4_first = "; first E4 counterexample: " + ce;
+          }
+        }
+        // Corrected: T ρ_γ(α*) + Λ/(α* − 1) ≤ ε (Lemma 1). Flip: E4's printed term Λ/ε instead.
+        corrected.Count();
+        const Enclosure& term = o.flip ? e4_term : lemma1_term;
+        const long jc = LargestAdmittedGrid([&](const Rational& g) {
+          return ref::CertainlyLess(bound(g, term), Enclosure(prec, eps)); });
+        if (jc < 0) {
+          corrected.Violation(where + ": the corrected condition admits not even γ = 0");
+          continue;
+        }
+        const Rational gc = Q(jc, 1000);
+        const Interval d = ref::BnnExactDelta(eps, gc, Q(T), prec);
+        if (CertainlyAbove(d, delta))
+          corrected.Violation(where + ": γ=" + S(gc) + " satisfies the proof's condition, but the exact δ(ε) of the T " +
+                              "released bits is " + Dec(d, 6) + " > δ");
+        // Step 4: the condition is g(γ) ≤ Λ/T with the theorem's printed g (exponents 1 + 2Λ/ε and
+        // −2Λ/ε, evaluated from its own formula): it must agree at the threshold and one step past it.
+        for (const Rational& g : {gc, Rational(gc + Q(1, 1000))}) {
+          if (o.flip || g >= Q(1, 2)) continue;
+          const Enclosure xg = Rational(2) * lambda / eps;
+          const Rational p = Q(1, 2) + g, q = Q(1, 2) - g;
+          const Enclosure lp = ref::LogQ(prec, p), lq = ref::LogQ(prec, q);
+          const Enclosure gform = ref::Log(ref::Exp((Rational(1) + xg) * lp - xg * lq) + ref::Exp((Rational(1) + xg) * lq - xg * lp));
+          const Enclosure target = lambda / Rational(T);
+          const bool admitted = ref::CertainlyLess(bound(g, lemma1_term), Enclosure(prec, eps));
+          if ((admitted && ref::CertainlyLess(target, gform)) || (!admitted && ref::CertainlyLess(gform, target)))
+            corrected.Violation(where + " γ=" + S(g) + ": T·ρ_γ(α*) ≤ ε/2 and g(γ) ≤ Λ/T disagree");
+        }
       }
     }
   return CompareVariants(printed, corrected,
-                         "proof of Theorem 1: Λ/(α−1) = ε/2 with α = 1 + 2(1/δ)/ε (printed) vs α* = 1 + 2Λ/ε (E5; "
-                         "there it holds by definition, not counted); the printed g is ln S(α, γ) of RR at α* "
-                         "exactly and not at the printed α");
+                         "proof of Theorem 1: Λ/(α−1) = ε/2 with α = 1 + 2(1/δ)/ε (E5 as printed); the condition "
+                         "T·ρ(α) + log(1/δ)/ε ≤ ε (E4 as printed) vs T·ρ(α*) + Λ/(α*−1) ≤ ε (Lemma 1) at α* = 1 + 2Λ/ε, "
+                         "each judged at the largest γ = j/1000 it admits by the exact δ(ε) of the T released bits; "
+                         "and the corrected condition ⇔ g(γ) ≤ Λ/T with the theorem's printed g" + e4_first);
 }
 
 // ---- §4.5 γ_max values and the Theorem-1 round trip ----------------------------------------------
@@ -366,7 +471,8 @@ Verdict CheckGammaMax(const CheckOptions& o) {
     const std::string where = "ε=" + std::to_string(r.eps) + " T=" + std::to_string(r.T) + " h=" + std::to_string(r.h);
     const Interval a = ref::BnnAlphaStar(Q(r.eps), delta, prec);
     if (Disjoint(a, Printed(r.alpha_star))) s.Violation(where + ": α* " + Dec(a) + " vs spec " + r.alpha_star);
-    const Interval g = ref::BnnGammaMax(Q(r.eps), delta, Q(r.T), Q(r.h), false, prec);
+    // Flip: γ_max solved for T + 1 rounds (a round count off by one) against the same printed row.
+    const Interval g = ref::BnnGammaMax(Q(r.eps), delta, Q(r.T + (o.flip ? 1 : 0)), Q(r.h), false, prec);
     if (Disjoint(g, Printed(r.gamma))) s.Violation(where + ": γ_max " + Dec(g) + " vs spec " + r.gamma);
     // Round trip: the Lemma-1 bound at α* is ≤ ε at γ_lo and ≥ ε at γ_hi (it equals ε at γ_max).
     const Enclosure lambda = ref::LogQ(prec, Rational(1 / delta));
@@ -418,13 +524,13 @@ Verdict CheckImpliedEpsilon(const CheckOptions& o) {
     s.Count();
     ref::BnnSetting st;
     st.gamma = ref::ParseRational(r.gamma, "gamma");
-    st.rounds = Q(100);
+    st.rounds = Q(o.flip ? 101 : 100);  // flip: T = 101 against the spec's T = 100 rows
     st.delta = Q(1, 100000);
     st.precision_bits = prec;
     const Interval thm1 = ref::BnnEpsilonThm1(st);
     const ref::RdpOptimum opt = ref::BnnEpsilonRdpOpt(st);
     const Interval exact = ref::BnnEpsilonExact(st);
-    const Interval pure = ref::RrInfinity(Q(1, 2) + st.gamma, prec) * Interval(Q(100));
+    const Interval pure = ref::RrInfinity(Q(1, 2) + st.gamma, prec) * Interval(st.rounds);
     const std::string where = "γ=" + r.gamma + " T=100 δ=1e-5 d=1";
     if (Disjoint(thm1, Printed(r.thm1))) s.Violation(where + ": ε_thm1 " + Dec(thm1, 12) + " vs spec " + r.thm1);
     if (Disjoint(opt.epsilon, Printed(r.opt))) s.Violation(where + ": ε_rdp-opt " + Dec(opt.epsilon, 12) + " vs spec " + r.opt);
@@ -445,7 +551,7 @@ Verdict CheckImpliedEpsilon(const CheckOptions& o) {
     s.Count();
     ref::BnnSetting st;
     st.gamma = ref::ParseRational(g, "gamma");
-    st.rounds = Q(100);
+    st.rounds = Q(o.flip ? 101 : 100);
     st.hamming = Q(81848);
     st.delta = Q(1, 100000);
     st.precision_bits = prec;
@@ -475,7 +581,9 @@ Verdict CheckOrdering(const CheckOptions& o) {
           st.delta = delta;
           st.precision_bits = prec;
           const Interval thm1 = ref::BnnEpsilonThm1(st);
-          const ref::RdpOptimum opt = ref::BnnEpsilonRdpOpt(st);
+          ref::RdpOptimum opt = ref::BnnEpsilonRdpOpt(st);
+          // Flip: the RDP optimum scaled by 999/1000 (a bound just below what Lemma 1 gives).
+          if (o.flip) opt.epsilon = opt.epsilon * Interval(Q(999, 1000));
           const Interval exact = ref::BnnEpsilonExact(st);
           const Interval pure = ref::RrInfinity(Q(1, 2) + g, prec) * Interval(Q(T * h));
           const std::string where = "γ=" + S(g) + " T=" + std::to_string(T) + " h=" + std::to_string(h) + " δ=" + S(delta);
@@ -504,7 +612,8 @@ Verdict CheckPrivacyMonotoneInGamma(const CheckOptions& o) {
   for (const Rational& g : {Q(1, 10), Q(1, 5), Q(3, 10), Q(2, 5)}) {
     s.Count();
     ref::BnnSetting st;
-    st.gamma = g;
+    // Flip: the code's flip probability dp_flip = 1/2 − γ used as the bias (E27's confusion).
+    st.gamma = o.flip ? Rational(Q(1, 2) - g) : g;
     st.rounds = Q(100);
     st.delta = Q(1, 100000);
     st.precision_bits = prec;
@@ -524,25 +633,36 @@ void AddSeed004Claims(Catalog& c) {
                "spec 004 §4.3, §7.2", {"E2"}, Status::kPass, CheckLemma3,
                "the Rényi sum by definition computed with q^(α−2) for q^(α−1) in its first term"});
   c.push_back({"004/Remark1/monotone", seed, "ρ_γ(α) increases with γ; γ = 0 means no privacy loss",
-               "spec 004 §4.3, §7.3 items 5–7", {}, Status::kPass, CheckRemark1});
+               "spec 004 §4.3, §7.3 items 5–7", {}, Status::kPass, CheckRemark1,
+               "keep probability 1/2 + γ(1 − 2γ) for Def. 3's 1/2 + γ (not monotone past γ = 1/4)"});
   c.push_back({"004/4.4/additivity", seed, "[DERIVED] a d-bit upload at Hamming distance h has D_α = h·ρ_γ(α)",
-               "spec 004 §4.4", {"E6"}, Status::kPass, CheckAdditivity});
+               "spec 004 §4.4", {"E6"}, Status::kPass, CheckAdditivity,
+               "the expected Rényi sum S^min(h,1) (one ρ per upload, the paper's per-bit accounting) for S^h"});
   c.push_back({"004/4.6/exact-profile", seed, "[DERIVED] exact δ(ε) of k RR bits = binomial tail form",
-               "spec 004 §4.6, §7.2", {}, Status::kPass, CheckExactProfile});
+               "spec 004 §4.6, §7.2", {}, Status::kPass, CheckExactProfile,
+               "the enumerated hockey-stick sum without its positive part [·]_+"});
   c.push_back({"004/Thm1/eq7", seed, "DPFL-BNN is (ε, δ)-DP after T rounds if γ ≤ g⁻¹((1/δ)/T)", "spec 004 §4.5",
-               {"E3"}, Status::kPassCorrected, CheckThm1Printed});
+               {"E3"}, Status::kPassCorrected, CheckThm1Printed,
+               "the corrected target ln(1/δ)/T replaced by the printed (1/δ)/T (solved in log space)"});
   c.push_back({"004/Thm1/dimension", seed, "Theorem 1's per-bit condition protects the client's whole binary upload",
-               "spec 004 §4.4, §4.5", {"E6", "E7"}, Status::kPassCorrected, CheckThm1Dimension});
-  c.push_back({"004/Thm1/proof-alpha", seed, "proof of Thm 1: with α = 1 + 2(1/δ)/ε the Lemma-1 term is ε/2",
-               "spec 004 §4.5", {"E4", "E5"}, Status::kPassCorrected, CheckThm1Alpha});
+               "spec 004 §4.4, §4.5", {"E6"}, Status::kPassCorrected, CheckThm1Dimension,
+               "the corrected γ_max computed with h = 1 (the printed per-bit condition) instead of h = d"});
+  c.push_back({"004/Thm1/proof-alpha", seed,
+               "proof of Thm 1: T·ρ(α) + log(1/δ)/ε ≤ ε suffices, and with α = 1 + 2(1/δ)/ε the Lemma-1 term is ε/2",
+               "spec 004 §4.5", {"E4", "E5"}, Status::kPassCorrected, CheckThm1Alpha,
+               "the corrected condition's Lemma-1 term Λ/(α*−1) replaced by E4's printed Λ/ε"});
   c.push_back({"004/Thm1/gamma-max", seed, "[DERIVED] corrected γ_max values; the Lemma-1 bound equals ε at γ_max",
-               "spec 004 §4.5, §5.5, §7.3 items 10–12", {"E3"}, Status::kPass, CheckGammaMax});
+               "spec 004 §4.5, §5.5, §7.3 items 10–12", {"E3"}, Status::kPass, CheckGammaMax,
+               "γ_max solved for T + 1 rounds against the spec's rows for T"});
   c.push_back({"004/5.5/implied-eps", seed, "[DERIVED] implied ε of the paper's settings (T=100, δ=1e-5)",
-               "spec 004 §5.5", {"E19"}, Status::kPass, CheckImpliedEpsilon});
+               "spec 004 §5.5", {"E19"}, Status::kPass, CheckImpliedEpsilon,
+               "every budget computed for T = 101 against the spec's T = 100 rows"});
   c.push_back({"004/4.6/ordering", seed, "[DERIVED] ε_exact ≤ ε_rdp-opt ≤ min(ε_thm1, kℓ); α = ∞ iff δ ≤ p^k",
-               "spec 004 §4.6, §4.7, §7.3 items 13, 15", {}, Status::kPass, CheckOrdering});
+               "spec 004 §4.6, §4.7, §7.3 items 13, 15", {}, Status::kPass, CheckOrdering,
+               "ε_rdp-opt multiplied by 999/1000"});
   c.push_back({"004/V/smaller-gamma-more-private", seed, "decreasing γ from 0.4 to 0.1 gives better privacy",
-               "spec 004 §5.4", {"E19"}, Status::kPass, CheckPrivacyMonotoneInGamma});
+               "spec 004 §5.4", {"E19"}, Status::kPass, CheckPrivacyMonotoneInGamma,
+               "the code's flip probability 1/2 − γ used as the bias γ (E27's confusion)"});
 }
 
 }  // namespace dpfl::proofs
