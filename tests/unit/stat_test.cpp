@@ -277,4 +277,42 @@ TEST(StatPower, PearsonTestRejectsAtItsLevelUnderTheNullAndWithItsPowerUnderAnAl
   EXPECT_LT(small_n_rate, 0.9);
 }
 
+
+TEST(StatContinuous, KolmogorovAndAndersonDarlingLimitLawsMatchTheirTables) {
+  // Kolmogorov: P(K > 1.3581) = 0.05, P(K > 1.6276) = 0.01.
+  EXPECT_NEAR(st::KolmogorovUpperTail(1.3581), 0.05, 2e-4);
+  EXPECT_NEAR(st::KolmogorovUpperTail(1.6276), 0.01, 1e-4);
+  // Anderson–Darling (case 0): upper points 1.933 (0.10), 2.492 (0.05), 3.857 (0.01).
+  EXPECT_NEAR(1.0 - st::AndersonDarlingLimitCdf(1.933), 0.10, 2e-3);
+  EXPECT_NEAR(1.0 - st::AndersonDarlingLimitCdf(2.492), 0.05, 1e-3);
+  EXPECT_NEAR(1.0 - st::AndersonDarlingLimitCdf(3.857), 0.01, 3e-4);
+  EXPECT_NEAR(st::AndersonDarlingLimitCdf(1.0), 0.6427, 2e-3);
+}
+
+TEST(StatContinuous, KsAndAdHoldTheirLevelOnUniformsAndRejectAShift) {
+  std::mt19937_64 mt(5);
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  int ks_rejects = 0, ad_rejects = 0, ks2_rejects = 0;
+  const int reps = 400;
+  for (int r = 0; r < reps; ++r) {
+    std::vector<double> u(500), v(300);
+    for (double& x : u) x = u01(mt);
+    for (double& x : v) x = u01(mt);
+    ks_rejects += st::KsFromCdf(u).p_value < 0.05;
+    ad_rejects += st::AndersonDarlingFromCdf(u).p_value < 0.05;
+    ks2_rejects += st::KsTwoSample(u, v).p_value < 0.05;
+  }
+  // Binomial(400, 0.05): mean 20, sd 4.4; accept [6, 38].
+  for (int k : {ks_rejects, ad_rejects, ks2_rejects}) {
+    EXPECT_GE(k, 6);
+    EXPECT_LE(k, 38);
+  }
+  std::vector<double> shifted(2000);
+  for (double& x : shifted) x = std::min(1.0 - 1e-12, u01(mt) * 0.9 + 0.1);
+  EXPECT_LT(st::KsFromCdf(shifted).p_value, 1e-6);
+  EXPECT_LT(st::AndersonDarlingFromCdf(shifted).p_value, 1e-6);
+  shifted[0] = 1.0;  // a sample where the law has no mass
+  EXPECT_EQ(st::AndersonDarlingFromCdf(shifted).p_value, 0.0);
+}
+
 }  // namespace
