@@ -52,6 +52,7 @@ Catalog FullCatalog() {
   AddSeed001ErrataClaims(c);
   AddSeed002Claims(c);
   AddSeed003Claims(c);
+  AddSeed003ExperimentClaims(c);
   AddSeed004Claims(c);
   AddSeed004ErrataClaims(c);
   AddSeed004LemmasClaims(c);

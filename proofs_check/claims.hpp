@@ -69,6 +69,7 @@ void AddSeed001Claims(Catalog& catalog);
 void AddSeed001ErrataClaims(Catalog& catalog);   // errata no other claim evaluates
 void AddSeed002Claims(Catalog& catalog);
 void AddSeed003Claims(Catalog& catalog);
+void AddSeed003ExperimentClaims(Catalog& catalog);  // Sec. IV-C (ε, δ) pairs, σ as std, Alg. 1 weights
 void AddSeed004Claims(Catalog& catalog);
 void AddSeed004ErrataClaims(Catalog& catalog);   // errata no other claim evaluates
 void AddSeed004LemmasClaims(Catalog& catalog);
