@@ -50,6 +50,7 @@
 #include "dpfl/ref/numbers.hpp"
 #include "dpfl/rng/streams.hpp"
 #include "testing/bit_counts.hpp"
+#include "testing/holm_report.hpp"
 #include "testing/stat.hpp"
 
 namespace dpfl::testing::bnn {
@@ -309,25 +310,9 @@ inline std::vector<Check> RunHarness(const Encoders& enc, rng::Generator gen) {
   return checks;
 }
 
-// Holm over `checks` at family-wise level alpha; prints every rejected check and the smallest p.
+// Holm over `checks` at family-wise level alpha (testing/holm_report.hpp).
 inline int HolmRejections(const std::vector<Check>& checks, double alpha, bool print) {
-  std::vector<double> p;
-  for (const Check& c : checks) p.push_back(c.p_value);
-  const std::vector<bool> reject = stat::HolmReject(p, alpha);
-  int n = 0;
-  std::size_t best = 0;
-  for (std::size_t i = 0; i < checks.size(); ++i) {
-    if (checks[i].p_value < checks[best].p_value) best = i;
-    if (!reject[i]) continue;
-    ++n;
-    if (print) std::printf("  rejected: %s: statistic %.4g, p %.3g, N %zu\n", checks[i].what.c_str(), checks[i].statistic,
-                           checks[i].p_value, checks[i].samples);
-  }
-  if (print && !checks.empty())
-    std::printf("  strongest: %s: statistic %.4g, p %.3g, N %zu (%d of %zu rejected by Holm at %.3g)\n",
-                checks[best].what.c_str(), checks[best].statistic, checks[best].p_value, checks[best].samples, n,
-                checks.size(), alpha);
-  return n;
+  return ReportHolm(checks, alpha, print);
 }
 
 }  // namespace dpfl::testing::bnn
