@@ -51,6 +51,8 @@ Catalog FullCatalog() {
   AddSeed001Claims(c);
   AddSeed001ErrataClaims(c);
   AddSeed002Claims(c);
+  AddSeed002LawsClaims(c);
+  AddSeed002TablesClaims(c);
   AddSeed003Claims(c);
   AddSeed004Claims(c);
   AddSeed004ErrataClaims(c);
