@@ -473,7 +473,7 @@ Verdict CheckZeroPadding(const CheckOptions& o) {
   // first r coordinates of the layered error in ℝⁿ. ‖P_r W‖² = R²·Σ_{i≤r}Θ_i², Σ_{i≤r}Θ_i² ~ Beta(r/2, (n−r)/2):
   // E‖P_r Z‖^{2j} = σ^{2j}E[Ũ^j]·n/(n + 2j)·Π_{i<j}(r + 2i)/(n + 2i) vs χ²_r: σ^{2j}Π_{i<j}(r + 2i); the
   // padded inputs do not matter (the error law is independent of the input, Lemma 11). The spec's counts:
-  // CNN m = 6422 → N = 6422/3211/2141 (6422 = 3·2140 + 2), MLP m = 25818 → N = 25818/12909/8606; the §5.6
+  // CNN m = 6422 → N = 6422/3211/2141 (n = 3 keeps r = 2 of the last), MLP m = 25818 → N = 25818/12909/8606; the §5.6
   // CNN n = 1 total ≈ 63.8 k bits = N·E⌈log2|M|⌉ (no bits for h at p_acc = 1).
   // Flip: N = ⌊m/n⌋ (no padding: the trailing coordinates are dropped).
   Search s;
@@ -489,7 +489,6 @@ Verdict CheckZeroPadding(const CheckOptions& o) {
         s.Violation("m=" + std::to_string(md.m) + " n=" + std::to_string(n) + ": N = " + std::to_string(N) + " (spec " +
                     std::to_string(md.N[n - 1]) + "), last sub-vector keeps " + std::to_string(r));
     }
-  if (6422 != 3 * 2140 + 2) s.Violation("6422 ≠ 3·2140 + 2");
   for (long n = 1; n <= 4; ++n)
     for (long r = 1; r <= n; ++r)
       for (long j = 1; j <= 6; ++j) {
