@@ -51,6 +51,8 @@ Catalog FullCatalog() {
   AddSeed001Claims(c);
   AddSeed001ErrataClaims(c);
   AddSeed002Claims(c);
+  AddSeed002LawsClaims(c);
+  AddSeed002TablesClaims(c);
   AddSeed003Claims(c);
   AddSeed003ExperimentClaims(c);
   AddSeed004Claims(c);

@@ -68,6 +68,8 @@ void AddSeed000ErrataClaims(Catalog& catalog);   // errata no other claim evalua
 void AddSeed001Claims(Catalog& catalog);
 void AddSeed001ErrataClaims(Catalog& catalog);   // errata no other claim evaluates
 void AddSeed002Claims(Catalog& catalog);
+void AddSeed002LawsClaims(Catalog& catalog);
+void AddSeed002TablesClaims(Catalog& catalog);
 void AddSeed003Claims(Catalog& catalog);
 void AddSeed003ExperimentClaims(Catalog& catalog);  // Sec. IV-C (ε, δ) pairs, σ as std, Alg. 1 weights
 void AddSeed004Claims(Catalog& catalog);
