@@ -31,7 +31,7 @@
 // n = 1 with c = 1), then M's rank in M(U) = {k ∈ Z^n : Σ (|k_i| − 1/2)₊² ≤ s²},
 // s = (γ + r)/Δ (§4.8 with E-C1; r = α√n/2 for SDQ, the cube's circumradius), in
 // ⌈log2 |M(U)|⌉ bits. |M(U)| is counted exactly (lexicographic rank with prefix counts) while
-// the count costs at most 2^22 row evaluations; beyond (tiny layers or n > 3 with large s) the
+// the count costs at most 2^10 row evaluations; beyond (tiny layers or n > 3 with large s) the
 // bounding box [−K, K]^n is used (mixed radix, the spec's simpler alternative). Both sides
 // decide which from s alone. s carries a relative margin of 2^−30 so that a rounding error in the
 // encoder's arithmetic never puts a valid M outside the set.

@@ -24,7 +24,7 @@
 namespace dpfl::quant {
 
 struct NoCepamFaults {
-  static constexpr bool kLayerDrawnOnce = false;            // seed-002 E-Q3: the decoder draws U once (block 0's)
+  static constexpr bool kLayerDrawnOnce = false;            // seed-002 E-Q3: the decoder scales by block 0's β
   static constexpr bool kCellTooSmall = false;              // c = 0.9 < 1: the ball L(U) no longer fits the cell
   static constexpr bool kDitherReusedAcrossRounds = false;  // the round dropped from the dither address
   static constexpr bool kTrialIndexOffByOne = false;        // the decoder adds the dither of trial h + 1
@@ -40,7 +40,7 @@ inline constexpr std::uint64_t kPolarFirstSlot = 16;  // Gamma part: slots 0 …
 inline constexpr std::uint64_t kMaxTrials = std::uint64_t{1} << 32;
 inline constexpr double kSetMargin = 1.0 + 0x1p-30;  // s's relative margin (see cepam.hpp)
 inline constexpr double kMaxHalfWidth = 0x1p25;       // |k| < 2^25: every t(k) below is an exact double
-inline constexpr double kExactRankBudget = 0x1p22;    // row evaluations allowed for an exact rank
+inline constexpr double kExactRankBudget = 0x1p10;    // row evaluations allowed for an exact rank
 
 // (top 53 bits + 1)·2^−53 ∈ (0, 1]: exact.
 inline double UnitOpenClosed(std::uint64_t w) { return static_cast<double>((w >> 11) + 1) * 0x1p-53; }
@@ -474,11 +474,13 @@ void Decode(const CepamConfig& cfg, const CepamMessage& msg, const StreamContext
   BitReader rd(msg);
   double u[kCepamMaxDim];
   std::int64_t k[kCepamMaxDim];
-  const double layer0 = Faults::kLayerDrawnOnce && blocks > 0 ? Layer(cfg, ctx, client, 0) : 0.0;
+  // E-Q3 mutant: the paper's decoder draws U once; its β scales every block's reconstruction
+  // (the index widths, which the paper does not have, still follow each block's own layer).
+  const double step0 = Faults::kLayerDrawnOnce && blocks > 0 ? BlockGeometry<Faults>(cfg, Layer(cfg, ctx, client, 0)).step : 0.0;
   for (std::uint64_t j = 0; j < blocks; ++j) {
     const std::uint64_t h = mg > 0 ? GetGolomb(rd, mg, cap - 1) + 1 : 1;
-    const double layer = Faults::kLayerDrawnOnce ? layer0 : Layer(cfg, ctx, client, j);
-    const Geometry g = BlockGeometry<Faults>(cfg, layer);
+    const Geometry g = BlockGeometry<Faults>(cfg, Layer(cfg, ctx, client, j));
+    const double step = Faults::kLayerDrawnOnce ? step0 : g.step;
     const IndexSet set = MakeIndexSet(n, g.s);
     const U128 rank = rd.GetNumber(set.bits);
     if (rank >= set.count) throw InvalidArgument("message", "corrupt CEPAM bitstream: index beyond |M(U)| in block " + std::to_string(j));
@@ -486,7 +488,7 @@ void Decode(const CepamConfig& cfg, const CepamMessage& msg, const StreamContext
     Dither<Faults>(ctx, client, blocks, n, j, Faults::kTrialIndexOffByOne ? h + 1 : h, u);
     for (int l = 0; l < n; ++l) {
       const std::uint64_t idx = j * static_cast<std::uint64_t>(n) + static_cast<std::uint64_t>(l);
-      if (idx < msg.m) y_out[idx] = g.step * (static_cast<double>(k[l]) + u[l]);  // padding dropped (E-Q6)
+      if (idx < msg.m) y_out[idx] = step * (static_cast<double>(k[l]) + u[l]);  // padding dropped (E-Q6)
     }
   }
   if (rd.position() != msg.bits) throw InvalidArgument("message", "corrupt CEPAM bitstream: " + std::to_string(msg.bits - rd.position()) + " trailing bits");
