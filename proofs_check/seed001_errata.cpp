@@ -15,7 +15,8 @@ namespace {
 // E12: Eq. (2) / Alg. 1–2 as printed do not clip the input. For |w − c| = ρr with ρ > 1 the
 // probability P(w) = 1/2 + (w − c)/(2rα) either leaves [0, 1] (ρ > α) or gives the worst ratio
 // (α + ρ)/(α − ρ) > e^ε between inputs c ± ρr; clipped to [c − r, c + r] first, the worst ratio is
-// exactly e^ε. Both outputs' ratios are computed from the probabilities.
+// exactly e^ε. Both outputs' ratios are computed from the probabilities. Flip: the printed side's
+// inputs kept inside the range (ρ ∈ (0, 1]), where the unclipped mechanism is ε-LDP.
 Verdict CheckNoClipping(const CheckOptions& o) {
   Search printed, corrected;
   const int steps = o.quick ? 8 : 32;
@@ -24,7 +25,7 @@ Verdict CheckNoClipping(const CheckOptions& o) {
       for (const Rational& r : {Q(1), Q(3, 4)}) {
         const Rational alpha = ref::AlphaFromE(E);
         for (int k = 1; k <= steps; ++k) {
-          const Rational rho = 1 + (alpha + 1) * Q(k, steps);  // (1, α + 2]
+          const Rational rho = o.flip ? Q(k, steps) : Rational(1 + (alpha + 1) * Q(k, steps));  // (1, α + 2]
           auto worst = [&](const Rational& hi_w, const Rational& lo_w, std::string& why) {
             const Rational p_hi = ref::LdpqProbPlus(alpha, c, r, hi_w), p_lo = ref::LdpqProbPlus(alpha, c, r, lo_w);
             if (p_hi < 0 || p_hi > 1 || p_lo < 0 || p_lo > 1) {
@@ -58,7 +59,8 @@ Verdict CheckNoClipping(const CheckOptions& o) {
 // E19: §1 claims user-level ε-DP from applying Eq. (2) to every parameter. A client's k
 // parameters over T rounds are k·T independent releases; the exact worst likelihood ratio over
 // inputs on the grid {c − r, c, c + r}^{kT} and every output vector (enumerated) is e^{kTε}: the
-// printed ε fails for kT ≥ 2, basic composition kTε is exact.
+// printed ε fails for kT ≥ 2, basic composition kTε is exact. Flip: the composed bound with the
+// exponent kT − 1.
 Verdict CheckUserLevel(const CheckOptions& o) {
   Search printed, corrected;
   const int kt_max = o.quick ? 3 : 4;
@@ -86,7 +88,7 @@ Verdict CheckUserLevel(const CheckOptions& o) {
             worst = std::max(worst, ratio);
           }
       Rational composed = 1;
-      for (int i = 0; i < kt; ++i) composed *= E;
+      for (int i = 0; i < (o.flip ? kt - 1 : kt); ++i) composed *= E;
       const std::string where = "E=" + S(E) + " k·T=" + std::to_string(kt) + ": worst ratio " + S(worst);
       printed.Count();
       if (worst > E) printed.Violation(where + " > e^ε = " + S(E));
@@ -103,9 +105,11 @@ Verdict CheckUserLevel(const CheckOptions& o) {
 void AddSeed001ErrataClaims(Catalog& c) {
   const std::string seed = "001";
   c.push_back({"001/Alg2/no-clipping", seed, "Eq. (2) (Alg. 1–2, no clipping) is ε-LDP for any input weight",
-               "spec 001 §3.1, §4.2", {"E12"}, Status::kPassCorrected, CheckNoClipping});
+               "spec 001 §3.1, §4.2", {"E12"}, Status::kPassCorrected, CheckNoClipping,
+               "the printed side's inputs kept inside [c − r, c + r] (ρ ∈ (0, 1])"});
   c.push_back({"001/LDP-FL/user-level-dp", seed, "Eq. (2) applied to a client's parameters gives user-level ε-DP",
-               "spec 001 §1, §4.2", {"E19"}, Status::kPassCorrected, CheckUserLevel});
+               "spec 001 §1, §4.2", {"E19"}, Status::kPassCorrected, CheckUserLevel,
+               "basic composition e^{kTε} replaced by e^{(kT−1)ε}"});
 }
 
 }  // namespace dpfl::proofs
