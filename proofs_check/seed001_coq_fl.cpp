@@ -369,9 +369,26 @@ Verdict CheckAppendixBTable(const CheckOptions& o) {
           corrected.Violation(where + ": enumerated π+- = " + S(joint.pm) + ", π-+ = " + S(joint.mp));
       }
   }
+  // The ideal coupling M1 itself (§3.2) at every pair instance (non-dyadic marginals too): its
+  // table from the interval lengths of its definition, against the same two forms.
+  ForEachPairInstance(o, 0, [&](const PairInstance& x) {
+    const Rational alpha = ref::AlphaFromE(x.E);
+    const Rational PA = ref::LdpqProbPlus(alpha, x.c, x.r, x.w1), PB = ref::LdpqProbPlus(alpha, x.c, x.r, x.w2);
+    const Joint m1 = IdealJointM1(PA, PB);
+    const std::string where = "ideal coupling " + DescribeNoD(x) + " (P_A=" + S(PA) + ", P_B=" + S(PB) + ")";
+    printed.Count();
+    if (m1.pm != PA || m1.mp != PB)
+      printed.Violation(where + ": π+- = " + S(m1.pm) + ", π-+ = " + S(m1.mp) + " ≠ (P_A, P_B)");
+    corrected.Count();
+    const Rational pm = o.flip ? PA : ref::Min(PA, Rational(1 - PB)), mp = o.flip ? PB : ref::Min(PB, Rational(1 - PA));
+    if (m1.pm != pm || m1.mp != mp || m1.pp != ref::Max(Rational(0), Rational(PA + PB - 1)) ||
+        m1.mm != ref::Max(Rational(0), Rational(1 - PA - PB)))
+      corrected.Violation(where + ": table (" + S(m1.pp) + ", " + S(m1.pm) + ", " + S(m1.mp) + ", " + S(m1.mm) + ")");
+  });
   return CompareVariants(printed, corrected,
-                         "joint law of the literal algorithm at dyadic marginals (enumerated) vs π+- = P_A, π-+ = P_B "
-                         "as printed and min(P_A, 1−P_B), min(P_B, 1−P_A) (E6)");
+                         "joint law of the literal algorithm at dyadic marginals (enumerated over the CR bits) and of the "
+                         "ideal coupling M1 (interval lengths) at every pair instance vs π+- = P_A, π-+ = P_B as printed and "
+                         "the §4.5 table max(0, S−1), min(P_A, 1−P_B), min(P_B, 1−P_A), max(0, 1−S) (E6)");
 }
 
 Verdict CheckProbabilityList(const CheckOptions& o) {
