@@ -129,6 +129,43 @@ std::optional<ref::CoqJoint<Rational>> Seed001LiteralJoint(const Rational& px, i
   return j;
 }
 
+// The exact law of all n outputs (w_1*, …, w_n*), enumerated over the 2^n sign vectors (n ≤ 10):
+// each pair (a, b) of `pairs` (Alice a, Bob b) with the literal CoQ joint at (d, p_x), every other
+// client alone with Eq. (2); groups independent (fresh CR per pair, private coins). Outcomes of
+// probability 0 are dropped.
+std::vector<std::pair<Rational, std::vector<Rational>>> Seed001OutputLaw(
+    const Rational& E, const Rational& c, const Rational& r, const std::vector<Rational>& w,
+    const std::vector<std::pair<std::size_t, std::size_t>>& pairs, int d, const Rational& px) {
+  const Rational alpha = ref::AlphaFromE(E), hi = c + alpha * r, lo = c - alpha * r;
+  const std::size_t n = w.size();
+  std::vector<int> pair_of(n, -1);
+  std::vector<ref::CoqJoint<Rational>> joints;
+  for (const auto& [a, b] : pairs) {
+    pair_of[a] = pair_of[b] = static_cast<int>(joints.size());
+    joints.push_back(*Seed001LiteralJoint(px, d, ref::LdpqProbPlus(alpha, c, r, w[a]), ref::LdpqProbPlus(alpha, c, r, w[b]),
+                                          ref::CoqList::kCorrected, 1, true));
+  }
+  std::vector<std::pair<Rational, std::vector<Rational>>> law;
+  for (std::uint64_t z = 0; z < (std::uint64_t{1} << n); ++z) {
+    auto plus = [&](std::size_t i) { return ((z >> i) & 1U) != 0; };
+    Rational p(1);
+    std::vector<Rational> out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      out[i] = plus(i) ? hi : lo;
+      if (pair_of[i] < 0) {
+        const Rational q = ref::LdpqProbPlus(alpha, c, r, w[i]);
+        p *= plus(i) ? q : Rational(1 - q);
+      }
+    }
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const bool a = plus(pairs[k].first), b = plus(pairs[k].second);
+      p *= a ? (b ? joints[k].pp : joints[k].pm) : (b ? joints[k].mp : joints[k].mm);
+    }
+    if (p != 0) law.emplace_back(p, std::move(out));
+  }
+  return law;
+}
+
 namespace {
 
 using ref::CoqList;
