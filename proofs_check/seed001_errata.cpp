@@ -161,8 +161,8 @@ Verdict CheckVarianceIdentity(const CheckOptions& o) {
 // m/2 pairs all given the same (w_A, w_B), the gain of the sum G_m = Var_ind(Σ) − Var_cor(Σ) from
 // the enumerated law of all m outputs. As printed (n pairs, 2n clients): G_2n = (n/2) g. Corrected
 // (n clients, n/2 pairs): G_n = (n/2) g, and Var(mean) = (1/n²)Σ_pairs Var(pair) ≤ sup_pair/(2n)
-// with sup_pair §4.6(d)'s ideal sup (D7: = the finite-d sup at p_x = 1/2); independent clients
-// have α²r²/n. Flip: the corrected multiplier n/2 replaced by n.
+// with sup_pair §4.6(d)'s ideal sup for d ≥ 1 (D7: = the finite-d sup at p_x = 1/2) and LDP-FL's
+// 2r²α² at d = 0; independent clients have α²r²/n. Flip: the corrected multiplier n/2 replaced by n.
 Verdict CheckNPairsGain(const CheckOptions& o) {
   Search printed, corrected;
   std::vector<Rational> grid = {Q(-1), Q(0), Q(1, 3), Q(1)}, Es = {Q(3, 2), Q(3)};
@@ -209,7 +209,9 @@ Verdict CheckNPairsGain(const CheckOptions& o) {
             corrected.Count();  // n clients = n/2 pairs
             const Rational vcor = var_sum(n, d), G = var_sum(n, 0) - vcor;
             const Rational multiplier = o.flip ? Q(n) : Q(n, 2);
-            const Rational var_mean = vcor / (n * n), bound = ref::IdealPairSumVarianceSup(alpha, r) / (2 * n);
+            // sup_pair of the mechanism in use: LDP-FL's 2r²α² at d = 0, else the ideal sup (D7, p_x = 1/2).
+            const Rational sup_pair = d == 0 ? ref::IndependentPairSumVarianceSup(alpha, r) : ref::IdealPairSumVarianceSup(alpha, r);
+            const Rational var_mean = vcor / (n * n), bound = sup_pair / (2 * n);
             if (G != multiplier * g || var_mean > bound)
               corrected.Violation(where + ": " + std::to_string(n) + " clients gain " + S(G) + " vs " + S(multiplier) +
                                   "·g, Var(mean) = " + S(var_mean) + " vs sup_pair/(2n) = " + S(bound));
