@@ -50,6 +50,7 @@ Catalog FullCatalog() {
   AddSeed000ErrataClaims(c);
   AddSeed001Claims(c);
   AddSeed001ErrataClaims(c);
+  AddSeed001ResultsClaims(c);
   AddSeed002Claims(c);
   AddSeed002LawsClaims(c);
   AddSeed002TablesClaims(c);

@@ -67,6 +67,7 @@ void AddSeed000CentralClaims(Catalog& catalog);  // Theorem 3 against the exact 
 void AddSeed000ErrataClaims(Catalog& catalog);   // errata no other claim evaluates
 void AddSeed001Claims(Catalog& catalog);
 void AddSeed001ErrataClaims(Catalog& catalog);   // errata no other claim evaluates
+void AddSeed001ResultsClaims(Catalog& catalog);
 void AddSeed002Claims(Catalog& catalog);
 void AddSeed002LawsClaims(Catalog& catalog);
 void AddSeed002TablesClaims(Catalog& catalog);
