@@ -54,11 +54,13 @@ std::optional<Rational> RealisableLower(const pld::CentralBinarySetting& s, cons
 
 // Exp. 1 (spec 000 §5): n = 50, γ = 0.2 (10 solo clients), ε_p = 5, d = 5, δ = 1e-5, m = ResNet-18's
 // 11 173 962 parameters. E = 148 < e^5 (ε_p = ln 148 ≈ 4.997) keeps the pmfs rational.
-Verdict CheckThm3AtExp1(const CheckOptions&) {
+Verdict CheckThm3AtExp1(const CheckOptions& o) {
   const Rational E(148), delta(1, 100000);
   const pld::CentralBinarySetting s = Setting(E, 10, 20, 5);
   const std::optional<Rational> lower = RealisableLower(s, delta);  // one coordinate, one round
-  const ref::Precondition pre = Thm3Precondition(E, 50, 10, 11173962, delta);
+  ref::Precondition pre = Thm3Precondition(E, 50, 10, 11173962, delta);
+  // Flip: the precondition's right side divided by 10^5 (a threshold that admits Exp. 1).
+  if (o.flip) pre.holds = pre.lhs.lo() >= pre.rhs.hi() / 100000;
   Verdict v;
   v.instances_checked = 1;
   const std::string pre_text = "Thm 3's corrected precondition " + std::string(pre.holds ? "holds" : "fails") + " (" +
@@ -89,6 +91,17 @@ Verdict CheckThm3PreconditionVsTruth(const CheckOptions& o) {
   long s_lo = 0;
   while (s_lo < pld::kCentralMaxSolo && !RealisableLower(Setting(E, s_lo + 1, 1, 5), delta)) ++s_lo;
   ++v.instances_checked;
+  // Theorem 3 at s_lo solo clients (n = s_lo + 2), where the truth is certified infinite.
+  ref::Precondition at_lo = Thm3Precondition(E, s_lo + 2, s_lo, 1, delta);
+  // Flip: the precondition's right side divided by 1000, which admits s_lo.
+  if (o.flip) at_lo.holds = at_lo.lhs.lo() >= at_lo.rhs.hi() / 1000;
+  const std::string where = "E=2719/1000 d=5 δ=" + Dec(delta) + ", one pair plus s solo clients, m = T = 1";
+  if (at_lo.holds) {
+    v.status = Status::kFail;
+    v.counterexample = where + ": Thm 3's precondition holds at s = " + std::to_string(s_lo) +
+                       " solo clients, where a realisable configuration has no finite central ε";
+    return v;
+  }
   // s_hi: the smallest s > s_lo at which the envelope's upper end is finite.
   long s_hi = s_lo + 1;
   std::optional<Rational> hi;
@@ -99,18 +112,9 @@ Verdict CheckThm3PreconditionVsTruth(const CheckOptions& o) {
     ++v.instances_checked;
     if (hi) break;
   }
-  // Theorem 3 at s_lo solo clients (n = s_lo + 2), where the truth is certified infinite.
-  const ref::Precondition at_lo = Thm3Precondition(E, s_lo + 2, s_lo, 1, delta);
   // The N_b = nγ − 1 its precondition needs: N_b·(1/4)(1 − α⁻²) ≥ rhs, read from the enclosure at s_lo.
   const ref::Interval coefficient = at_lo.lhs / Rational(s_lo - 1);
   const Rational needed = ref::FloorInt(Rational(at_lo.rhs.hi() / coefficient.lo())) + 1;
-  const std::string where = "E=2719/1000 d=5 δ=" + Dec(delta) + ", one pair plus s solo clients, m = T = 1";
-  if (at_lo.holds) {
-    v.status = Status::kFail;
-    v.counterexample = where + ": Thm 3's precondition holds at s = " + std::to_string(s_lo) +
-                       " solo clients, where a realisable configuration has no finite central ε";
-    return v;
-  }
   if (!hi) {
     v.status = Status::kInconclusive;
     v.note = where + ": no finite upper end found up to s = " + std::to_string(s_hi - 1);
@@ -133,9 +137,13 @@ Verdict CheckThm3PreconditionVsTruth(const CheckOptions& o) {
 // round has ~2·10^5 lone survivors: the upper end bounds them by their fair-coin part
 // (pld_central.hpp "Many solo clients"), the lower end puts every other client at the centre.
 // PASS_LOOSE when Theorem 4's ε_u is above the upper end (it holds there, and the ratio says how
-// loose), FAIL below the lower end, INCONCLUSIVE inside.
+// loose), FAIL below the lower end, INCONCLUSIVE inside. Quick runs skip the lower end (the
+// realisable configurations cost ~2 s of CPU; PASS_LOOSE needs only the upper end). The flip
+// divides ε_u by 1000 at δ = 1e-3 (Theorem 4 then applies from n ≈ 10^4, a cheap instance, with
+// the lower end computed), where it must fall below the certified lower end: FAIL.
 Verdict CheckThm4VsTruth(const CheckOptions& o) {
-  const Rational E(2719, 1000), p(1, 2), delta(1, 100000);
+  const Rational E(2719, 1000), p(1, 2), delta = o.flip ? Rational(1, 1000) : Rational(1, 100000);
+  const bool with_lower = !o.quick || o.flip;
   const long m = o.quick ? 1 : 1000;
   auto theorem4 = [&](long n) -> std::optional<ref::Thm4Result> {
     ref::Thm4Params t;
@@ -178,10 +186,11 @@ Verdict CheckThm4VsTruth(const CheckOptions& o) {
   s.coordinates = static_cast<std::uint64_t>(m);
   s.dropout = p;
   pld::AccountOptions opt;
-  opt.relative_width = Rational(1, 20);
-  const pld::CentralResult truth = pld::CentralBinaryEpsilon(s, delta, opt, true);
+  // Quick runs (and the flip) take a coarser enclosure: the verdict needs only its ends' order.
+  opt.relative_width = o.quick ? Rational(1, 4) : Rational(1, 20);
+  const pld::CentralResult truth = pld::CentralBinaryEpsilon(s, delta, opt, with_lower);
   ++v.instances_checked;
-  const std::string where = "E=2719/1000 p=1/2 δ=1e-5 δ1=δ/2 d=5 T=1 m=" + std::to_string(m) +
+  const std::string where = "E=2719/1000 p=1/2 δ=" + Dec(delta) + " δ1=δ/2 d=5 T=1 m=" + std::to_string(m) +
                             ": Theorem 4 (corrected) applies from n = " + std::to_string(hi) +
                             " (the smallest even n, found by doubling and bisection; not at " + std::to_string(lo) +
                             "), where ε_u = " + ref::ToDecimalString(thm.corrected.eps_u.Mid(), 6);
@@ -191,19 +200,23 @@ Verdict CheckThm4VsTruth(const CheckOptions& o) {
     return v;
   }
   const Rational upper = *truth.epsilon.hi;
+  // Flip: Theorem 4's ε_u divided by 1000, which must fall below the truth's certified lower end.
+  ref::Thm4Variant cv = thm.corrected;
+  if (o.flip) cv.eps_u = ref::Interval(Rational(cv.eps_u.lo() / 1000), Rational(cv.eps_u.hi() / 1000));
   const Rational lower = truth.epsilon.lo ? *truth.epsilon.lo : upper;
   const std::string enclosure =
-      "; the aggregate's central ε there is in [" + Dec(lower) + ", " + Dec(upper) +
+      "; the aggregate's central ε there is in [" + (with_lower ? Dec(lower) : std::string("(lower end not computed: quick)")) +
+      ", " + Dec(upper) +
       "] (PLD of the dropout mixture: upper end with ~2·10^5 other solo clients bounded by their fair-coin part "
       "(pld_central.hpp \"Many solo clients\"), lower end every other client at the centre)";
-  if (thm.corrected.eps_u.lo() > upper) {
+  if (cv.eps_u.lo() > upper) {
     v.status = Status::kPassLoose;
-    v.note = where + enclosure + ": Theorem 4 holds and is " + ref::ToDecimalString(Rational(thm.corrected.eps_u.lo() / upper), 4) +
-             "× to " + (lower > 0 ? ref::ToDecimalString(Rational(thm.corrected.eps_u.hi() / lower), 4) : std::string("∞")) +
+    v.note = where + enclosure + ": Theorem 4 holds and is " + ref::ToDecimalString(Rational(cv.eps_u.lo() / upper), 4) +
+             "× to " + (lower > 0 ? ref::ToDecimalString(Rational(cv.eps_u.hi() / lower), 4) : std::string("∞")) +
              "× the truth";
     return v;
   }
-  if (thm.corrected.eps_u.hi() < lower) {
+  if (cv.eps_u.hi() < lower) {
     v.status = Status::kFail;
     v.counterexample = where + enclosure + ": Theorem 4's ε_u is below the truth's lower end";
     return v;
@@ -218,11 +231,13 @@ Verdict CheckThm4VsTruth(const CheckOptions& o) {
 // the pair (+, +) has probability q_hi − 1/2 when the target is at the top end and 0 when it is at
 // the bottom end (t1 < t2, spec 000 §4.2): the server's privacy loss is +∞ with that probability,
 // whatever ε_p. Joint pmfs from the literal Alg. 2 (CorBinQJointBruteForce), both roles.
-Verdict CheckServerSeesThePair(const CheckOptions&) {
+Verdict CheckServerSeesThePair(const CheckOptions& o) {
   Verdict v;
   std::string worst;
+  // Flip: d = 0 shared bits (two independent LDPQ: every joint cell positive, loss finite).
+  const std::vector<int> ds = o.flip ? std::vector<int>{0} : std::vector<int>{2, 5, 10};
   for (const Rational& E : {Rational(2719, 1000), Rational(3), Rational(148)})
-    for (int d : {2, 5, 10})
+    for (int d : ds)
       for (bool target_first : {true, false}) {
         const Rational hi = E / (1 + E), lo = 1 / (1 + E), centre(1, 2);
         auto joint = [&](const Rational& q) {
@@ -260,19 +275,23 @@ void AddSeed000CentralClaims(Catalog& c) {
   c.push_back({"000/Thm3/exp1-vs-tight-central", seed,
                "[dpfl] at Exp. 1's settings Theorem 3 gives no guarantee and the exact aggregate has no finite "
                "central ε either (a precondition that held there would assert a false guarantee)",
-               "spec 000 §4.4, §5 Exp. 1; docs/accounting.md (seeds' settings)", {}, Status::kPass, CheckThm3AtExp1});
+               "spec 000 §4.4, §5 Exp. 1; docs/accounting.md (seeds' settings)", {}, Status::kPass, CheckThm3AtExp1,
+               "Theorem 3's precondition threshold divided by 10^5 (then it admits Exp. 1, where the truth is infinite)"});
   c.push_back({"000/Thm3/precondition-vs-tight-central", seed,
                "[dpfl] Theorem 3's precondition never holds where the exact aggregate has no finite central ε; how "
                "many solo clients it asks for against how many a finite ε needs",
-               "spec 000 §4.4, §7 R10; pld_central.hpp", {}, Status::kPassLoose, CheckThm3PreconditionVsTruth});
+               "spec 000 §4.4, §7 R10; pld_central.hpp", {}, Status::kPassLoose, CheckThm3PreconditionVsTruth,
+               "the precondition threshold divided by 1000 (then it admits s_lo, where the truth is certified infinite)"});
   c.push_back({"000/PLDP/server-sees-the-pair", seed,
                "[dpfl] CorBinQ's ε_p-LDP is per message; the server receives both messages of a pair, and jointly they "
                "are not ε_p-LDP for either client (the server's loss is +∞ for some partner input)",
-               "spec 000 §3.2, §4.2 (joint pmf), §5 (threat model)", {}, Status::kPass, CheckServerSeesThePair});
+               "spec 000 §3.2, §4.2 (joint pmf), §5 (threat model)", {}, Status::kPass, CheckServerSeesThePair,
+               "d = 0 shared bits (an independent pair: every joint cell positive)"});
   c.push_back({"000/Thm4/vs-tight-central", seed,
                "[dpfl] the n from which Theorem 4 (dropout) says something, and its ε_u there against the exact "
                "central PLD of the aggregate",
-               "spec 000 §4.5, §7 R11; pld_central.hpp (Dropout)", {}, Status::kPassLoose, CheckThm4VsTruth});
+               "spec 000 §4.5, §7 R11; pld_central.hpp (Dropout)", {}, Status::kPassLoose, CheckThm4VsTruth,
+               "Theorem 4's ε_u divided by 1000 (below the truth's certified lower end)"});
 }
 
 }  // namespace dpfl::proofs

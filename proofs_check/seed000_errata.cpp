@@ -20,13 +20,14 @@ const std::vector<Rational>& Es() {
 // E1: §II-C prints α(ε) = (1 + e^ε)/(1 − e^ε). Alg. 1 needs α > 1: its levels c ± rα must enclose
 // [c − r, c + r] (else P(+) = 1/2 + (w − c)/(2rα) leaves [0, 1] or the "+" level is the lower one)
 // and Thm 2's bound r²(α² + 2α − 1)/(2n) must be a positive MSE. Both forms are evaluated.
-Verdict CheckAlphaSign(const CheckOptions&) {
+Verdict CheckAlphaSign(const CheckOptions& o) {
   Search printed, corrected;
   for (const Rational& E : Es())
     for (bool as_printed : {true, false}) {
       Search& s = as_printed ? printed : corrected;
       s.Count();
-      const Rational a = as_printed ? ref::AlphaFromEAsPrinted(E) : ref::AlphaFromE(E);
+      // Flip: the corrected side also uses the printed sign.
+      const Rational a = as_printed || o.flip ? ref::AlphaFromEAsPrinted(E) : ref::AlphaFromE(E);
       const Rational r(1), c(0), n(10);
       const Rational bound = r * r * (a * a + 2 * a - 1) / (2 * n);
       // q at the top of the range: the "+" level's probability there must be in [0, 1] and the
@@ -58,7 +59,9 @@ Verdict CheckMeanOfU(const CheckOptions& o) {
             printed.Violation("E=" + S(E) + " c=" + S(c) + " r=" + S(r) + " w=" + S(w) + ": E U = " + S(eu) +
                               ", printed w/(2rα) = " + S(Rational(w / (2 * ra))));
           corrected.Count();
-          if (eu != (w - c) / ra || c + ra * eu != w)
+          // Flip: the corrected mean (w − c)/(rα) replaced by the printed w/(2rα).
+          const Rational eu_formula = o.flip ? Rational(w / (2 * ra)) : Rational((w - c) / ra);
+          if (eu != eu_formula || c + ra * eu != w)
             corrected.Violation("E=" + S(E) + " c=" + S(c) + " w=" + S(w) + ": E U = " + S(eu));
         }
   return CompareVariants(printed, corrected, "E U from Alg. 1's law against w/(2rα) (printed) and (w − c)/(rα) with "
@@ -90,7 +93,8 @@ Verdict CheckEq13(const CheckOptions& o) {
             printed.Violation("E=" + S(E) + " c=" + S(c) + " r=" + S(r) + " γ2=" + S(g2) +
                               ": printed (13) accepts it, but C2's ratio (γ2−c+r)/(γ2−c−r) = " + S(ratio) + " > E");
           corrected.Count();
-          if ((g2 >= c + r * alpha) != c2_holds)
+          // Flip: the corrected threshold c + rα replaced by the printed c + r − 2rE/(E − 1).
+          if ((g2 >= (o.flip ? printed_threshold : Rational(c + r * alpha))) != c2_holds)
             corrected.Violation("E=" + S(E) + " γ2=" + S(g2) + ": γ2 ≥ c + rα disagrees with C2");
         }
       }
@@ -119,7 +123,8 @@ Verdict CheckLdpFlMse(const CheckOptions& o) {
         Rational mean_w = 0, formula = 0;
         for (const Rational& x : w) {
           mean_w += x / n;
-          formula += (ra * ra - (x - c) * (x - c)) / (Rational(n) * n);
+          // Flip: the sign of the (w_i − c)² term reversed.
+          formula += (ra * ra + (o.flip ? 1 : -1) * (x - c) * (x - c)) / (Rational(n) * n);
         }
         Rational mse_mean = 0, mse_wg = 0;
         for (long bits = 0; bits < (1L << n); ++bits) {  // every outcome of the n quantizers
@@ -152,13 +157,17 @@ Verdict CheckLdpFlMse(const CheckOptions& o) {
 void AddSeed000ErrataClaims(Catalog& c) {
   const std::string seed = "000";
   c.push_back({"000/R1/alpha-sign", seed, "α(ε) = (1 + e^ε)/(1 − e^ε) is LDPQ's scale (§II-C)", "spec 000 §2, R1",
-               {"E1"}, Status::kPassCorrected, CheckAlphaSign});
+               {"E1"}, Status::kPassCorrected, CheckAlphaSign,
+               "the corrected side uses the printed α = (1 + e^ε)/(1 − e^ε)"});
   c.push_back({"000/Alg1/mean-of-U", seed, "E U = w/(2rα) for Alg. 1's U (Line 4)", "spec 000 §3.1", {"E2"},
-               Status::kPassCorrected, CheckMeanOfU});
+               Status::kPassCorrected, CheckMeanOfU,
+               "the corrected mean (w − c)/(rα) replaced by the printed w/(2rα)"});
   c.push_back({"000/Thm1/eq13", seed, "(γ2 − c − r)/(γ2 − c + r) ≤ e^ε ⇒ γ2 ≥ c + r − 2rE/(E − 1) is C2's constraint",
-               "spec 000 §4.2 (proof of Thm 1)", {"E5"}, Status::kPassCorrected, CheckEq13});
+               "spec 000 §4.2 (proof of Thm 1)", {"E5"}, Status::kPassCorrected, CheckEq13,
+               "the corrected threshold c + rα replaced by the printed c + r − 2rE/(E − 1)"});
   c.push_back({"000/LDPFL/exact-mse", seed, "LDP-FL's aggregate error E(W̄_g − w_g)² ≈ r²α²/n (§II-C)",
-               "spec 000 §2, R2", {"E45"}, Status::kPassCorrected, CheckLdpFlMse});
+               "spec 000 §2, R2", {"E45"}, Status::kPassCorrected, CheckLdpFlMse,
+               "the exact formula's −(w_i − c)² replaced by +(w_i − c)²"});
 }
 
 }  // namespace dpfl::proofs
