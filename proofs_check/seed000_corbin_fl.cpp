@@ -9,7 +9,9 @@
 #include "dpfl/ref/corbin_fl_privacy.hpp"
 #include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/ldpq.hpp"
+#include "dpfl/ref/pld_central.hpp"
 #include "instances.hpp"
+#include "printed_values.hpp"
 
 namespace dpfl::proofs {
 namespace {
@@ -17,6 +19,7 @@ namespace {
 using ref::CorBinQResult;
 using ref::EvaluateCorBinQ;
 using ref::Line14;
+namespace pld = ref::pld;
 
 CorBinQResult<Rational> Eval(const PairInstance& x, Line14 line14) {
   return EvaluateCorBinQ(x.E, x.c, x.r, x.w1, x.w2, x.d, line14);
@@ -157,8 +160,12 @@ Verdict CheckThm1Sharp(const CheckOptions& o) {
 }
 
 Verdict CheckJointClosedFormVsBruteForce(const CheckOptions& o) {
+  // The literal Alg. 2 costs 2^d evaluations per instance: d ≤ 10 (full) or 8 (quick), and for
+  // d ≥ 9 every fourth instance of the enumeration (the run-time budget of issue 20).
   Search s;
-  ForEachPairInstance(o, o.quick ? 8 : 12, [&](const PairInstance& x) {
+  std::uint64_t seen = 0;
+  ForEachPairInstance(o, o.quick ? 8 : 10, [&](const PairInstance& x) {
+    if (x.d >= 9 && seen++ % 4 != 0) return;
     for (Line14 v : {Line14::kCorrected, Line14::kAsPrinted}) {
       s.Count();
       const auto res = Eval(x, v);
@@ -557,47 +564,120 @@ Verdict CheckThm3Mse(const CheckOptions& o) {
   return v;
 }
 
+// Theorem 3's (ε_u, δ) checked as a statement, against the tight truth (issue 20): the exact
+// central privacy loss of the aggregate (pld_central.hpp: replace-one adjacency, E25; worst case
+// over every other client's input in [c − r, c + r], so the others' noise is Poisson-binomial, not
+// Bin(N_b, p): E18) gives a certified enclosure [lo, hi] of ε(δ). Instance: E = 3 (α = 2), γ = 1/5,
+// m = 1, δ = 1e-3, d = 5, N_b = nγ − 1 ∈ {1000, 1200} (n = 5005, 6005: γn ∈ ℕ, (1−γ)n even, E43),
+// r ∈ {1/100, 1, 10}. The truth does not depend on r (DP is invariant under rescaling the output,
+// E20), so it is computed once per n.
+//  * As printed: where the printed precondition holds, (5) — with its rα factor, e_p in the
+//    denominators, the missing factors and 3.75 (E20–E23) — is a real violation when it is below
+//    the truth's certified lower end (then δ(ε_u) > δ for a realisable configuration). E24: the
+//    printed precondition (23 log(m/δ), 2rα) is compared with [20, Thm 1]'s (23 log(10m/δ), 2).
+//  * Corrected (§4.4 re-derivation, E20–E24): the precondition must decide as cpSGD's does, ε_u^corr
+//    must agree with the general formula [20, Thm 1] in normalized units (Δ1 = 2m, Δ2 = 2√m,
+//    Δ∞ = 2, s = 2), and where the precondition holds ε_u^corr must be at least the truth's certified
+//    upper end — which shows the conclusion holds there in spite of the E18 gap.
+// A bound that holds but exceeds the truth is loose (reported); one below the truth is a failure.
 Verdict CheckThm3EpsU(const CheckOptions& o) {
   Search printed, corrected;
-  for (const Rational& E : {Q(3, 2), Q(2), Q(3), Q(5)})
-    for (const Rational& r : {Q(1, 10), Q(1), Q(10)}) {
+  const Rational E(3), gamma(1, 5), m(1), delta(1, 1000);
+  const Rational alpha = ref::AlphaFromE(E);
+  long undecided = 0, e24_gap = 0;
+  std::string e24_text, loose_text;
+  Rational loosest(0);
+  for (long nb : {1000L, 1200L}) {
+    const long n = 5 * (nb + 1);
+    pld::CentralBinarySetting setting;
+    setting.clients = n;
+    setting.solo = nb + 1;
+    setting.q_lo = 1 / (1 + E);
+    setting.q_hi = E / (1 + E);
+    setting.shared_bits = 5;
+    pld::AccountOptions opt;
+    opt.relative_width = Rational(1, 10);
+    const pld::CentralResult truth = pld::CentralBinaryEpsilon(setting, delta, opt, true);
+    if (!truth.epsilon.lo || !truth.epsilon.hi) {
+      ++undecided;
+      continue;
+    }
+    const Rational lo = *truth.epsilon.lo, hi = *truth.epsilon.hi;
+    const std::string where = "E=3 (α=2) n=" + std::to_string(n) + " γ=1/5 (N_b=" + std::to_string(nb) +
+                              ") m=1 δ=1e-3 d=5";
+    for (const Rational& r : {Q(1, 100), Q(1), Q(10)}) {
       ref::Thm3Params params;
       params.budget = ref::PrivacyBudget::FromE(E);
-      params.n = Q(100000);
-      params.gamma = Q(1, 5);
-      params.m = Q(1024);
-      params.delta = Q(1, 1000000);
+      params.n = Rational(n);
+      params.gamma = gamma;
+      params.m = m;
+      params.delta = delta;
       params.r = r;
-      params.precision_bits = o.quick ? 128 : 256;
+      params.precision_bits = 128;
       const ref::Thm3Privacy t = ref::Theorem3Privacy(params);
-      // As printed, (5) must not under-state what [20, Thm 1] gives for the same mechanism.
-      printed.Count();
-      if (t.eps_u_as_printed.hi() < t.eps_u_corrected.lo())
-        printed.Violation("E=" + S(E) + " r=" + S(r) + " n=1e5 γ=1/5 m=1024 δ=1e-6: printed ε_u ≈ " +
-                          ref::ToDecimalString(t.eps_u_as_printed.Mid(), 8) + " < cpSGD-consistent ε_u ≈ " +
-                          ref::ToDecimalString(t.eps_u_corrected.Mid(), 8) + " (non-conservative)");
-      // The re-derivation must equal cpSGD Thm 1 in normalized units (Δ1 = 2m, Δ2 = 2√m, Δ∞ = 2, s = 2).
-      corrected.Count();
-      const Rational alpha = ref::AlphaFromE(E);
       ref::CpSgdParams cp;
-      cp.N = params.n * params.gamma - 1;
+      cp.N = Rational(nb);
       cp.p = Q(1, 2) - 1 / (2 * alpha);
       cp.s = 2;
-      cp.sens1 = 2 * params.m;
-      cp.sens2 = 2 * 32;  // 2√1024
+      cp.sens1 = 2 * m;
+      cp.sens2 = 2;  // 2√m, m = 1
       cp.sens_inf = 2;
-      cp.d_dim = params.m;
-      cp.delta = params.delta;
-      cp.precision_bits = params.precision_bits;
+      cp.d_dim = m;
+      cp.delta = delta;
+      cp.precision_bits = 128;
       const ref::CpSgdEpsilon g = ref::CpSgdTheorem1(cp);
+      const std::string at = where + " r=" + S(r);
+      if (t.precondition_as_printed.holds) {
+        printed.Count();
+        if (t.eps_u_as_printed.hi() < lo)
+          printed.Violation(at + ": the printed precondition holds (" + Dec(t.precondition_as_printed.lhs, 6) + " ≥ " +
+                            Dec(t.precondition_as_printed.rhs, 6) + ") and (5) gives ε_u ≈ " + Dec(t.eps_u_as_printed, 6) +
+                            ", below the certified lower end " + ref::ToDecimalString(lo, 6) +
+                            " of the aggregate's ε(δ): (ε_u, δ)-UCDP is false (a realisable configuration has δ(ε_u) > δ)");
+        else if (!(t.eps_u_as_printed.lo() >= hi))
+          ++undecided;
+        if (!g.precondition.holds) {
+          ++e24_gap;
+          e24_text = at + ": printed " + Dec(t.precondition_as_printed.lhs, 6) + " ≥ " + Dec(t.precondition_as_printed.rhs, 6) +
+                     " holds, cpSGD's " + Dec(g.precondition.lhs, 6) + " ≥ " + Dec(g.precondition.rhs, 6) + " fails";
+        }
+      }
+      corrected.Count();
       // Flip: the re-derived ε_u replaced by the printed (5).
       const ref::Interval eps_c = o.flip ? t.eps_u_as_printed : t.eps_u_corrected;
-      if (g.epsilon.hi() < eps_c.lo() || eps_c.hi() < g.epsilon.lo())
-        corrected.Violation("E=" + S(E) + ": re-derived ε_u differs from cpSGD Thm 1");
+      if (t.precondition_corrected.holds != g.precondition.holds)
+        corrected.Violation(at + ": the corrected precondition and cpSGD's disagree");
+      if (Disjoint(eps_c, g.epsilon))
+        corrected.Violation(at + ": ε_u ≈ " + Dec(eps_c, 6) + " differs from cpSGD Thm 1's " + Dec(g.epsilon, 6));
+      if (t.precondition_corrected.holds) {
+        if (eps_c.hi() < lo)
+          corrected.Violation(at + ": ε_u ≈ " + Dec(eps_c, 6) + " below the certified lower end " + ref::ToDecimalString(lo, 6));
+        else if (!(eps_c.lo() >= hi))
+          ++undecided;
+        else if (eps_c.lo() / hi > loosest) {
+          loosest = eps_c.lo() / hi;
+          loose_text = at + ": ε_u^corr ≈ " + Dec(eps_c, 6) + " against the central ε(δ) ∈ [" + ref::ToDecimalString(lo, 4) +
+                       ", " + ref::ToDecimalString(hi, 4) + "]";
+        }
+      }
     }
-  return CompareVariants(printed, corrected,
-                         "(5) as printed vs the cpSGD [20, Thm 1] value with consistent units (E20–E24); the "
-                         "re-derivation is checked against the general formula (MPFI enclosures, disjointness required)");
+  }
+  Verdict v = CompareVariants(
+      printed, corrected,
+      "(5) against the certified central ε(δ) of the aggregate (exact PLD, worst case over the other clients' inputs, so "
+      "Poisson-binomial noise: E18), and the re-derived ε_u^corr against both cpSGD Thm 1 and that truth (MPFI "
+      "enclosures, disjointness required)");
+  if (e24_gap > 0)
+    v.note += "; E24: the printed precondition admits " + std::to_string(e24_gap) + " instance(s) where [20, Thm 1]'s does "
+              "not apply (" + e24_text + ")";
+  if (!loose_text.empty())
+    v.note += "; the corrected ε_u holds despite the E18 gap and is up to " + ref::ToDecimalString(loosest, 4) +
+              "× the truth (" + loose_text + ")";
+  if (undecided > 0 && v.status != Status::kFail) {
+    v.status = Status::kInconclusive;
+    v.note += "; " + std::to_string(undecided) + " comparison(s) undecided (enclosures overlap)";
+  }
+  return v;
 }
 
 // ---- Theorem 4 -----------------------------------------------------------------------------
