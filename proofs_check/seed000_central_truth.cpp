@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "claims.hpp"
+#include "dpfl/ref/ldpq.hpp"
 #include "dpfl/ref/corbin_fl_privacy.hpp"
 #include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/pld_central.hpp"
@@ -280,6 +282,159 @@ Verdict CheckServerSeesThePair(const CheckOptions& o) {
   return v;
 }
 
+// ---- E18: the binomial step of Theorem 3's proof ----------------------------------------------
+// The proof applies [20, Thm 1] (the binomial mechanism f(D) + (Z − Np)s, Z ~ Bin(N, p)) after
+// claiming that 1/2 + (B_j − c)/(2rα) is Binomial(γn − 1, p), p = 1/2 − 1/(2α), B_j the sum of the
+// other LDP-FL clients' outputs (spec 000 §4.4, E18). Two things are checked exactly:
+//  (a) normalization: on every output vector of N_b = γn − 1 clients (W̄_i ∈ {c ± rα}), the number
+//      of "+" messages Σ V_i against 1/2 + (B − c)/(2rα) (printed) — E18's N_b/2 + (B − N_b c)/(2rα)
+//      is the identity that holds;
+//  (b) law: Σ V_i is Poisson-binomial with p_i = q(w_i) ∈ [p, 1 − p]. A realisable configuration (a
+//      clients at the top end, N_b − a at the bottom: Bin(a, 1 − p) + Bin(N_b − a, p)) is compared
+//      with Bin(N_b, p) through the hockey-stick divergence H_x of the shifted pair (Z + 1, Z) (the
+//      client's f(D) ∈ {−1, 1} moves Z by f/s = ±1/2, i.e. one count), both directions, at rational
+//      x = e^ε. If it exceeds the binomial's, the binomial mechanism's guarantee does not cover the
+//      mechanism, and [20, Thm 1] with the single p is not applicable as the proof applies it.
+std::vector<Rational> ConvolveQ(const std::vector<Rational>& a, const std::vector<Rational>& b) {
+  std::vector<Rational> out(a.size() + b.size() - 1, Rational(0));
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t j = 0; j < b.size(); ++j) out[i + j] += a[i] * b[j];
+  return out;
+}
+std::vector<Rational> BinomialLaw(long trials, const Rational& q) {
+  std::vector<Rational> law = {Rational(1)};
+  for (long k = 0; k < trials; ++k) law = ConvolveQ(law, {Rational(1 - q), q});
+  return law;
+}
+// max over both directions of H_x(Z + 1 ‖ Z) = Σ_k (P(Z = k − 1) − x P(Z = k))_+.
+Rational ShiftHockeyStick(const std::vector<Rational>& law, const Rational& x) {
+  std::vector<Rational> shifted = {Rational(0)}, plain = law;
+  shifted.insert(shifted.end(), law.begin(), law.end());
+  plain.push_back(Rational(0));
+  Rational forward(0), backward(0);
+  for (std::size_t k = 0; k < plain.size(); ++k) {
+    forward += std::max(Rational(0), Rational(shifted[k] - x * plain[k]));
+    backward += std::max(Rational(0), Rational(plain[k] - x * shifted[k]));
+  }
+  return std::max(forward, backward);
+}
+
+Verdict CheckThm3BinomialStep(const CheckOptions& o) {
+  Search s;
+  long normalization_violations = 0, law_violations = 0;
+  for (const Rational& E : {Rational(3, 2), Rational(3), Rational(5)})
+    for (const Rational& c : {Rational(0), Rational(1, 3)})
+      for (long nb = 1; nb <= 4; ++nb) {
+        const Rational ra = ref::AlphaFromE(E);  // r = 1
+        for (long bits = 0; bits < (1L << nb); ++bits) {
+          Rational B(0);
+          long plus = 0;
+          for (long i = 0; i < nb; ++i) {
+            const bool up = (bits >> i) & 1;
+            plus += up;
+            B += up ? Rational(c + ra) : Rational(c - ra);
+          }
+          s.Count();
+          // Flip: E18's normalization N_b/2 + (B − N_b c)/(2rα) in place of the printed one.
+          const Rational z = o.flip ? Rational(Rational(nb, 2) + (B - nb * c) / (2 * ra)) : Rational(Rational(1, 2) + (B - c) / (2 * ra));
+          const Rational fixed = Rational(nb, 2) + (B - nb * c) / (2 * ra);
+          if (fixed != plus) s.Violation("E18's normalization fails at E=" + ref::ToExactString(E));
+          if (z != plus) {
+            ++normalization_violations;
+            s.Violation("E=" + ref::ToExactString(E) + " c=" + ref::ToExactString(c) + " r=1 N_b=" + std::to_string(nb) +
+                        ", " + std::to_string(plus) + " of the N_b outputs at c + rα (B = " + ref::ToExactString(B) +
+                        "): 1/2 + (B − c)/(2rα) = " + ref::ToExactString(z) + " is not the count " + std::to_string(plus));
+          }
+        }
+      }
+  std::string law_example;
+  for (const Rational& E : {Rational(3), Rational(2), Rational(5)})
+    for (long nb : o.quick ? std::vector<long>{4, 6} : std::vector<long>{4, 6, 8, 10}) {
+      const Rational p = 1 / (1 + E);
+      const std::vector<Rational> binomial = BinomialLaw(nb, p);
+      for (const Rational& x : {Rational(21, 20), Rational(11, 10), Rational(6, 5), Rational(27, 20), Rational(3, 2), Rational(2)}) {
+        const Rational h_bin = ShiftHockeyStick(binomial, x);
+        // Flip: only the homogeneous configuration a = 0 (every p_i = p), the case the proof assumes.
+        for (long a = o.flip ? 0 : 1; a <= (o.flip ? 0 : nb); ++a) {
+          s.Count();
+          const Rational h = ShiftHockeyStick(ConvolveQ(BinomialLaw(a, 1 - p), BinomialLaw(nb - a, p)), x);
+          if (h > h_bin) {
+            ++law_violations;
+            if (law_example.empty())
+              law_example = "E=" + ref::ToExactString(E) + " (p = " + ref::ToExactString(p) + ") N_b=" + std::to_string(nb) +
+                            " e^ε=" + ref::ToExactString(x) + ": " + std::to_string(a) + " of the N_b clients at the top end "
+                            "give H = " + ref::ToExactString(h) + " ≈ " + Dec(h) + " > Bin(N_b, p)'s " + ref::ToExactString(h_bin) +
+                            " ≈ " + Dec(h_bin);
+            s.Violation("law: " + law_example);
+          }
+        }
+      }
+    }
+  Verdict v = s.AsVerdict("(a) the count of + messages vs 1/2 + (B − c)/(2rα) on every output vector (N_b ≤ 4): " +
+                          std::to_string(normalization_violations) + " mismatches, E18's N_b/2 + (B − N_b c)/(2rα) exact "
+                          "everywhere; (b) the Poisson-binomial noise of realisable inputs against Bin(N_b, p) in "
+                          "hockey-stick divergence of the one-count shift, exact rationals: " +
+                          std::to_string(law_violations) + " configurations exceed the binomial" +
+                          (law_example.empty() ? std::string() : " (e.g. " + law_example + ")") +
+                          " — the binomial is not the worst case, so the step is a gap, not a typo");
+  return v;
+}
+
+// ---- the abstract's SCDP claim (E37) ---------------------------------------------------------------
+// "AugCorBin-FL achieves SCDP" (abstract; eq. (2): client 1's input moves by ‖w1 − w1'‖₂ ≤ Δ2, all
+// else fixed). No ε_s is given (E37). The SCDP neighbours are replace-one neighbours (E25) with a
+// bounded change, so any certified replace-one upper end is an ε_s for every Δ2. Checked at Thm 3's
+// instance (E = 3, n = 6005, γ = 1/5, m = 1, δ = 1e-3, d = 5): the central upper end must be finite.
+// Without solo clients (γ = 0, CorBin-FL) there is no such ε_s: with the target's partner and every
+// other pair at the centre (the others' sum then constant), moving the target from c to c + Δ2 puts
+// mass on a pair count that is impossible at c (the joint pmf of the literal Alg. 2), so the loss is
+// +∞ with that probability; at Δ2 = r it exceeds δ. Flip: γ = 0 (n = 6004, CorBin-FL).
+Verdict CheckAbstractScdp(const CheckOptions& o) {
+  const Rational E(3), delta(1, 1000), r(1), c(0);
+  const long solo = o.flip ? 0 : 1201, n = o.flip ? 6004 : 6005;
+  Verdict v;
+  v.instances_checked = 1;
+  pld::CentralBinarySetting s = Setting(E, solo, (n - solo) / 2, 5);
+  pld::AccountOptions opt;
+  opt.relative_width = Rational(1, 10);
+  const pld::CentralResult truth = pld::CentralBinaryEpsilon(s, delta, opt, false);
+  // The γ = 0 contrast: the pair's "+" count law with the target (Q1 role) at c + Δ2 and at c.
+  const Rational alpha = ref::AlphaFromE(E);
+  std::string contrast;
+  Rational worst_mass(0);
+  for (const Rational& dw : {Rational(1, 8), Rational(1, 2), Rational(1)}) {
+    ++v.instances_checked;
+    auto counts = [&](const Rational& w) {
+      const auto j = ref::CorBinQJointBruteForce(ref::LdpqProbPlus(alpha, c, r, w), Rational(1, 2), 5, ref::Line14::kCorrected);
+      return std::vector<Rational>{j.mm, Rational(j.mp + j.pm), j.pp};
+    };
+    const std::vector<Rational> moved = counts(c + dw * r), base = counts(c);
+    Rational mass(0);
+    for (std::size_t k = 0; k < 3; ++k)
+      if (base[k] == 0) mass += moved[k];
+    worst_mass = std::max(worst_mass, mass);
+    contrast += (contrast.empty() ? "" : ", ") + std::string("Δ2 = ") + ref::ToExactString(dw) + "·r: P(loss = +∞) = " +
+                ref::ToExactString(mass);
+  }
+  const std::string where = "E=3 n=" + std::to_string(n) + " γ=" + ref::ToExactString(Rational(solo, n)) + " m=1 δ=1e-3 d=5";
+  if (truth.epsilon.hi) {
+    v.note = where + ": the aggregate's certified replace-one upper end is " + Dec(*truth.epsilon.hi) +
+             ", so AugCorBin-FL is (ε_s, δ)-SCDP with ε_s ≤ that for every Δ2 (the paper gives no ε_s: E37); without "
+             "solo clients (γ = 0) a pair moved from c to c + Δ2 with everything else at the centre has " + contrast +
+             " per coordinate, so SCDP needs the LDP-FL fraction";
+    return v;
+  }
+  if (solo == 0 && worst_mass > delta) {
+    v.status = Status::kFail;
+    v.counterexample = where + " (CorBin-FL, no solo client): moving the target from c to c + Δ2 with its partner and every "
+                       "other pair at the centre gives " + contrast + " > δ: no finite ε_s";
+    return v;
+  }
+  v.status = Status::kInconclusive;
+  v.note = where + ": no finite upper end found";
+  return v;
+}
+
 }  // namespace
 
 void AddSeed000CentralClaims(Catalog& c) {
@@ -304,6 +459,14 @@ void AddSeed000CentralClaims(Catalog& c) {
                "central PLD of the aggregate",
                "spec 000 §4.5, §7 R11; pld_central.hpp (Dropout)", {}, Status::kPassLoose, CheckThm4VsTruth,
                "Theorem 4's ε_u divided by 1000 (below the truth's certified lower end)"});
+  c.push_back({"000/Thm3/proof-binomial", seed,
+               "1/2 + (B_j − c)/(2rα) is Binomial(γn − 1, p), p = 1/2 − 1/(2α), so [20, Thm 1] applies with that p "
+               "(proof of Thm 3)",
+               "spec 000 §4.4", {"E18"}, Status::kFail, CheckThm3BinomialStep,
+               "E18's normalization used and only the homogeneous configuration (every p_i = p) compared"});
+  c.push_back({"000/Abstract/scdp", seed, "AugCorBin-FL achieves sample-level central DP (SCDP, eq. (2)) (abstract)",
+               "spec 000 §2.2, §4.4; pld_central.hpp", {"E37"}, Status::kPass, CheckAbstractScdp,
+               "γ = 0 (CorBin-FL, no solo client; n = 6004)"});
 }
 
 }  // namespace dpfl::proofs

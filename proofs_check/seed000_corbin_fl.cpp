@@ -790,6 +790,42 @@ Verdict CheckRemovalUcdp(const CheckOptions& o) {
   return v;
 }
 
+// ---- Exp. 8 (spec 000 §5, R12): CorBinQ's MSE below LDPQ's, the gap growing as ε_p decreases ----
+// c = 0, r = 1/2, (w1, w2) on a grid of [−1/2, 1/2]²; CorBinQ's exact m_d (joint pmf, R3) against the
+// independent LDPQ pair (the two LDPQ laws' MSEs). Claims: m_d ≤ the independent MSE, and the gap
+// (independent − m_d) does not decrease as ε_p decreases, pointwise, for each d (the paper does not
+// give its ε_p values or d; E ∈ {148, 20, 5, 3, 2, 3/2, 11/10}, ε_p ≈ 5.0 … 0.095, d up to 8).
+// Flip: the ε_p order reversed (the gap would have to grow as ε_p increases).
+Verdict CheckExp8Gap(const CheckOptions& o) {
+  Search s;
+  std::vector<Rational> Es = {Q(148), Q(20), Q(5), Q(3), Q(2), Q(3, 2), Q(11, 10)};
+  if (o.flip) std::reverse(Es.begin(), Es.end());
+  const Rational c(0), r(1, 2);
+  const int K = o.quick ? 8 : 16;
+  const std::vector<int> ds = o.quick ? std::vector<int>{2, 5} : std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8};
+  Rational widest(0);
+  for (int d : ds)
+    for (int i = 0; i <= K; ++i)
+      for (int j = 0; j <= K; ++j) {
+        const Rational w1 = Q(-1, 2) + Q(i, K), w2 = Q(-1, 2) + Q(j, K);
+        Rational previous(-1);
+        for (const Rational& E : Es) {
+          s.Count();
+          const Rational md = EvaluateCorBinQ(E, c, r, w1, w2, d, Line14::kCorrected).mse;
+          const Rational indep = ref::Ldpq(E, c, r, w1).mse + ref::Ldpq(E, c, r, w2).mse;
+          const Rational gap = indep - md;
+          const std::string where = "E=" + S(E) + " d=" + std::to_string(d) + " w1=" + S(w1) + " w2=" + S(w2);
+          if (gap < 0) s.Violation(where + ": CorBinQ's m_d = " + S(md) + " > LDPQ pair's " + S(indep));
+          if (gap < previous)
+            s.Violation(where + ": gap " + S(gap) + " < the gap " + S(previous) + " at the previous (larger) ε_p");
+          previous = gap;
+          widest = std::max(widest, gap);
+        }
+      }
+  return s.AsVerdict("Exp. 8 surfaces (c = 0, r = 1/2): m_d ≤ 2r²α² − w1² − w2² and the gap non-decreasing as ε_p "
+                     "decreases, pointwise on the grid, for every d; largest gap " + S(widest));
+}
+
 }  // namespace
 
 void AddSeed000Claims(Catalog& c) {
@@ -861,6 +897,10 @@ void AddSeed000Claims(Catalog& c) {
                "UCDP as eq. (1) (client 1 removed, same 1/n) is what Theorems 3–4 establish", "spec 000 §2.1",
                {"E25"}, Status::kFail, CheckRemovalUcdp,
                "c an odd multiple of rα at every instance (E25's exception: the lattices meet)"});
+  c.push_back({"000/Exp8/gap-grows", seed,
+               "CorBinQ has lower MSE than two independent LDPQ, and the gap grows as ε_p decreases (Exp. 8, Fig. 4)",
+               "spec 000 §5 Exp. 8, §7 R12", {}, Status::kPass, CheckExp8Gap,
+               "the ε_p order reversed (the gap required to grow as ε_p increases)"});
 }
 
 }  // namespace dpfl::proofs
