@@ -570,7 +570,9 @@ Verdict CheckThm3Mse(const CheckOptions& o) {
 // Bin(N_b, p): E18) gives a certified enclosure [lo, hi] of ε(δ). Instance: E = 3 (α = 2), γ = 1/5,
 // m = 1, δ = 1e-3, d = 5, N_b = nγ − 1 ∈ {1000, 1200} (n = 5005, 6005: γn ∈ ℕ, (1−γ)n even, E43),
 // r ∈ {1/100, 1, 10}. The truth does not depend on r (DP is invariant under rescaling the output,
-// E20), so it is computed once per n.
+// E20), so it is computed once per n. The observer sees the aggregate and knows each client's role
+// (solo or paired): the server assigns the roles, and Theorem 3's proof treats the two cases apart;
+// the truth's lower end (role as a public label) is therefore also a lower end for a fixed assignment.
 //  * As printed: where the printed precondition holds, (5) — with its rα factor, e_p in the
 //    denominators, the missing factors and 3.75 (E20–E23) — is a real violation when it is below
 //    the truth's certified lower end (then δ(ε_u) > δ for a realisable configuration). E24: the
@@ -633,7 +635,8 @@ Verdict CheckThm3EpsU(const CheckOptions& o) {
           printed.Violation(at + ": the printed precondition holds (" + Dec(t.precondition_as_printed.lhs, 6) + " ≥ " +
                             Dec(t.precondition_as_printed.rhs, 6) + ") and (5) gives ε_u ≈ " + Dec(t.eps_u_as_printed, 6) +
                             ", below the certified lower end " + ref::ToDecimalString(lo, 6) +
-                            " of the aggregate's ε(δ): (ε_u, δ)-UCDP is false (a realisable configuration has δ(ε_u) > δ)");
+                            " of the aggregate's ε(δ) (observer of the aggregate who knows the roles): (ε_u, δ)-UCDP is false (a "
+                            "realisable configuration has δ(ε_u) > δ)");
         else if (!(t.eps_u_as_printed.lo() >= hi))
           ++undecided;
         if (!g.precondition.holds) {

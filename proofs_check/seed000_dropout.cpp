@@ -243,7 +243,9 @@ Verdict CheckDropoutLowerBound(const CheckOptions& o) {
 // "CorBin-FL achieves (ε_u, δ)-UCDP with ε_u given by (5)" (evaluated with δ1 and Theorem 4's γ,
 // E31), against the exact central privacy loss of the aggregate under dropout (pld_central.hpp
 // "Dropout": replace-one adjacency, E25; worst case over the other clients' inputs; the observer
-// also sees who took part, so its upper end bounds Theorem 4's observer). E = 3, p = 1/2,
+// also sees who took part, so its upper end bounds Theorem 4's observer; its lower end is for that
+// observer — the server under secure aggregation, which knows who sent and divides by N, E31 — and
+// the proof's conditioning on 𝓔 treats the pattern as known too). E = 3, p = 1/2,
 // δ = 1e-3, δ1 = δ/2, m = 1, d = 5, at the smallest even n where the corrected theorem applies
 // (found by doubling and bisection). The truth is r-independent; r ∈ {1/100, 1, 10}. As printed,
 // (5) with its rα factor, the printed γ (E26) and 23 log(m/δ1) (E24) is a real violation below the
@@ -300,7 +302,8 @@ Verdict CheckThm4Ucdp(const CheckOptions& o) {
         printed.Violation(where + ": the printed hypotheses hold (γ ≈ " + Dec(thm.as_printed.gamma, 5) + ", " +
                           Dec(thm.as_printed.precondition.lhs, 5) + " ≥ " + Dec(thm.as_printed.precondition.rhs, 5) +
                           ") and (5) gives ε_u ≈ " + Dec(thm.as_printed.eps_u, 6) + ", below the certified lower end " +
-                          ref::ToDecimalString(t_lo, 6) + " of the aggregate's ε(δ)");
+                          ref::ToDecimalString(t_lo, 6) + " of the aggregate's ε(δ) for an observer who knows who took part "
+                          "(the server, which divides by N)");
       else if (!(thm.as_printed.eps_u.lo() >= t_hi))
         ++undecided;
     }
