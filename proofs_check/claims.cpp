@@ -48,6 +48,7 @@ Catalog FullCatalog() {
   AddSeed000Claims(c);
   AddSeed000CentralClaims(c);
   AddSeed000ErrataClaims(c);
+  AddSeed000DropoutClaims(c);
   AddSeed001Claims(c);
   AddSeed001ErrataClaims(c);
   AddSeed001ResultsClaims(c);

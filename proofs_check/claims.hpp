@@ -65,6 +65,7 @@ using Catalog = std::vector<Claim>;
 void AddSeed000Claims(Catalog& catalog);
 void AddSeed000CentralClaims(Catalog& catalog);  // Theorem 3 against the exact central PLD
 void AddSeed000ErrataClaims(Catalog& catalog);   // errata no other claim evaluates
+void AddSeed000DropoutClaims(Catalog& catalog);
 void AddSeed001Claims(Catalog& catalog);
 void AddSeed001ErrataClaims(Catalog& catalog);   // errata no other claim evaluates
 void AddSeed001ResultsClaims(Catalog& catalog);
