@@ -17,6 +17,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <string>
@@ -24,6 +27,8 @@
 #include <vector>
 
 #include "dpfl/ref/bnn_laws.hpp"
+#include "dpfl/ref/cepam.hpp"
+#include "dpfl/ref/enclosure.hpp"
 #include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/ldpq.hpp"
 #include "dpfl/ref/numbers.hpp"
@@ -556,6 +561,100 @@ TEST(DpflSampleBnn, BadInputExits2NamingTheFlag) {
     EXPECT_EQ(r.exit_code, 2) << flag << "\n" << r.err;
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
+  }
+}
+
+
+// ---- dpfl sample cepam (seed 002) ------------------------------------------------------------
+const std::vector<std::string> kCepamGaussian = {"sample", "cepam", "--noise", "gaussian", "--lattice-dim", "2",
+                                                 "--sigma", "0.5", "--x", "0.3", "--x=-0.7", "--n", "20000", "--seed", "9"};
+const std::vector<std::string> kCepamLaplace = {"sample", "cepam", "--noise", "laplace", "--lattice-dim", "1",
+                                                "--b", "0.4", "--x", "2.5", "--n", "20000", "--seed", "9"};
+
+std::vector<double> ReadRaw(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<double> v(bytes.size() / 8);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    std::uint64_t bits = 0;
+    for (int b = 0; b < 8; ++b) bits |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[8 * i + b])) << (8 * b);
+    std::memcpy(&v[i], &bits, 8);
+  }
+  return v;
+}
+
+// One-sample KS statistic √N·D of the errors against an exact CDF (reference enclosures).
+template <class Cdf>
+double KsRootN(std::vector<double> x, Cdf cdf) {
+  std::sort(x.begin(), x.end());
+  const double n = static_cast<double>(x.size());
+  double d = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double u = cdf(x[i]);
+    d = std::max({d, (static_cast<double>(i) + 1) / n - u, u - static_cast<double>(i) / n});
+  }
+  return std::sqrt(n) * d;
+}
+
+TEST(DpflSampleCepam, RawErrorsFitTheExactGaussianAndLaplaceLaws) {
+  // Kolmogorov: P(√N·D > 2.2) ≈ 1.3e-4 under the law (one false alarm in ~8000 runs; the seeds
+  // are fixed). The E-Q1 / wrong-scale alternatives give √N·D in the tens.
+  const std::string g = ::testing::TempDir() + "cepam_gauss.f64", l = ::testing::TempDir() + "cepam_laplace.f64";
+  const json jg = RunOk(With(kCepamGaussian, "--raw", g));
+  ASSERT_FALSE(jg.empty());
+  EXPECT_EQ(jg["mechanism"], "cepam");
+  EXPECT_NEAR(jg["summary"]["acceptance_probability"].get<double>(), 0.7853981633974483, 1e-15);
+  const std::vector<double> eg = ReadRaw(g);
+  ASSERT_EQ(eg.size(), 40000u);  // N × lattice-dim
+  std::vector<double> c0, c1, norm2;
+  for (std::size_t i = 0; i < eg.size(); i += 2) {
+    c0.push_back(eg[i]);
+    c1.push_back(eg[i + 1]);
+    norm2.push_back((eg[i] * eg[i] + eg[i + 1] * eg[i + 1]) / 0.25);
+  }
+  auto phi = [](double e) { return dpfl::ref::NormalCdf(dpfl::ref::Enclosure(64, Rational(e) / Rational(1, 2))).MidDouble(); };
+  EXPECT_LT(KsRootN(c0, phi), 2.2);
+  EXPECT_LT(KsRootN(c1, phi), 2.2);
+  EXPECT_LT(KsRootN(norm2, [](double s) { return dpfl::ref::GaussianErrorNormCdfTarget(2, Rational(s), 64).MidDouble(); }), 2.2);
+  // A wrong scale (σ = 0.55) is rejected by the same statistic.
+  EXPECT_GT(KsRootN(c0, [](double e) {
+              return dpfl::ref::NormalCdf(dpfl::ref::Enclosure(64, Rational(e) / Rational(11, 20))).MidDouble();
+            }),
+            2.2);
+  const json jl = RunOk(With(kCepamLaplace, "--raw", l));
+  ASSERT_FALSE(jl.empty());
+  const std::vector<double> el = ReadRaw(l);
+  ASSERT_EQ(el.size(), 20000u);
+  auto laplace = [](double e) {
+    const Rational q(e), b(2, 5);
+    const double half = (dpfl::ref::Exp(dpfl::ref::Enclosure(64, (q < 0 ? q : -q) / b)) / Rational(2)).MidDouble();
+    return q < 0 ? half : 1 - half;
+  };
+  EXPECT_LT(KsRootN(el, laplace), 2.2);
+  EXPECT_EQ(jl["summary"]["mean_h_bits"], 0.0);  // Laplace n = 1, c = 1: every trial accepted, no bits for h
+}
+
+TEST(DpflSampleCepam, BadInputExits2NamingTheFlag) {
+  std::vector<std::pair<std::vector<std::string>, std::string>> cases;
+  for (const char* v : {"0", "-1", "nan", "x"}) cases.push_back({With(kCepamGaussian, "--sigma", v), "--sigma"});
+  for (const char* v : {"0", "9", "2.5"}) cases.push_back({With(kCepamGaussian, "--lattice-dim", v), "--lattice-dim"});
+  cases.push_back({With(kCepamGaussian, "--noise", "uniform"), "--noise"});
+  cases.push_back({With(kCepamGaussian, "--c", "0.5"), "--c"});
+  cases.push_back({With(kCepamGaussian, "--b", "0.4"), "--b"});  // a Laplace flag on gaussian
+  cases.push_back({Without(kCepamGaussian, "--sigma"), "--sigma"});
+  cases.push_back({With(kCepamLaplace, "--b", "inf"), "--b"});
+  cases.push_back({With(kCepamLaplace, "--x", "nan"), "--x"});
+  cases.push_back({With(kCepamGaussian, "--n", "0"), "--n"});
+  cases.push_back({With(kCepamGaussian, "--raw", "/nonexistent-dir/x.f64"), "--raw"});
+  std::vector<std::string> three_x = kCepamGaussian;
+  three_x.push_back("--x");
+  three_x.push_back("0.1");
+  cases.push_back({three_x, "--x"});  // 3 coordinates for n = 2
+  for (const auto& [args, flag] : cases) {
+    const RunResult r = RunDpfl(args);
+    EXPECT_EQ(r.exit_code, 2) << flag << "\n" << r.err;
+    EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
   }
 }

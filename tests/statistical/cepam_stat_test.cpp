@@ -3,7 +3,7 @@
 // N(0, σ²I_n) / Lap(0, b) (Props. 3 and 5, Lemmas 14/15), uniform on the layer given Ũ,
 // independent of the input, with Geom(p_acc) trials; SDQ's error Unif(cell) and RSUQ's uniform
 // on ρB^2. Harness: tests/testing/cepam_harness.hpp on both generators (8 configurations, 21
-// inputs, N = 2048 × 16 = 32,768 block errors per input), Holm at family-wise α_test = 10^−3.
+// inputs, N = 1024 × 16 = 16,384 block errors per input), Holm at family-wise α_test = 10^−3.
 // Power (printed): a KS check at Holm's step-1 level detects any sup-distance ≥ D* between the
 // error's CDF and the law with probability ≥ 0.999 (D* from the DKW inequality, computed below).
 #include <gtest/gtest.h>

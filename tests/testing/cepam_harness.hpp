@@ -52,7 +52,7 @@ using quant::CepamMessage;
 using quant::CepamStats;
 using quant::StreamContext;
 
-inline constexpr int kDraws = 2048;        // the statistical suite; the mutant catalog uses kMutantDraws
+inline constexpr int kDraws = 1024;        // the statistical suite; the mutant catalog uses kMutantDraws
 inline constexpr int kMutantDraws = 512;
 inline constexpr int kBlocks = 16;
 inline constexpr int kPrec = 64;
