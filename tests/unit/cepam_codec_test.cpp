@@ -337,6 +337,11 @@ TEST(CepamCodec, BadInputIsRejectedWithTheArgumentNamed) {
   EXPECT_EQ(arg(Config(CepamKind::kGaussian, 1, 1, 1, 0.99), x), "c");
   EXPECT_EQ(arg(Config(CepamKind::kRsuq, 1, 1, 1, 1, 0.6), x), "rho");
   EXPECT_EQ(arg(Config(CepamKind::kRsuq, 1, 1, 1, 1, 0), x), "rho");
+  // Acceptance below 2^-16: over 65,536 expected trials per block.
+  EXPECT_EQ(arg(Config(CepamKind::kRsuq, 2, 1, 1, 1, 1e-3), x), "rho");
+  EXPECT_EQ(arg(Config(CepamKind::kGaussian, 8, 1, 1, 3.0), x), "c");  // V_8/6^8 = 2.4e-6
+  EXPECT_EQ(arg(Config(CepamKind::kGaussian, 8, 1, 1, 1.5), x), "");   // V_8/3^8 = 6.2e-4
+  EXPECT_EQ(arg(Config(CepamKind::kLaplace, 4, 1, 1), x), "lattice-dim");
   EXPECT_EQ(arg(Config(CepamKind::kGaussian, 1, 1, 1), {0.1f, NAN}), "x");
   EXPECT_EQ(arg(Config(CepamKind::kGaussian, 1, 1, 1), {0.1f, INFINITY}), "x");
   EXPECT_EQ(arg(Config(CepamKind::kGaussian, 1, 1, 0.1), x), "x");  // norm above the clip

@@ -30,6 +30,23 @@ double IntPow(double x, int n) {
   return v;
 }
 
+double AcceptanceUnchecked(const CepamConfig& c) {
+  switch (c.kind) {
+    case CepamKind::kSdq:
+      return 1.0;
+    case CepamKind::kRsuq:
+      return UnitBallVolume(c.n) * IntPow(c.rho / c.scale, c.n);
+    case CepamKind::kGaussian:
+      return UnitBallVolume(c.n) / IntPow(2.0 * c.c, c.n);
+    case CepamKind::kLaplace: {
+      double factorial = 1.0;
+      for (int k = 2; k <= c.n; ++k) factorial *= static_cast<double>(k);
+      return 1.0 / (IntPow(c.c, c.n) * factorial);  // μ(B_1^n) = 2^n/n!, cell (2c)^n
+    }
+  }
+  return 0.0;
+}
+
 }  // namespace
 
 void ValidateCepamConfig(const CepamConfig& c) {
@@ -45,6 +62,9 @@ void ValidateCepamConfig(const CepamConfig& c) {
   if (c.n < 1 || c.n > kCepamMaxDim)
     throw InvalidArgument("lattice-dim", "lattice dimension n must be in 1.." + std::to_string(kCepamMaxDim) + ", got " +
                                              std::to_string(c.n));
+  if (c.kind == CepamKind::kLaplace && c.n > 3)
+    throw InvalidArgument("lattice-dim", "CEPAM-Laplace supports n = 1 (the paper) and n = 2, 3 (the spec's l1 extension; "
+                                         "its acceptance 1/(c^n n!) makes larger n impractical), got " + std::to_string(c.n));
   const char* scale_name = c.kind == CepamKind::kGaussian ? "sigma" : (c.kind == CepamKind::kLaplace ? "b" : "alpha");
   if (!PositiveFinite(c.scale))
     throw InvalidArgument(scale_name, std::string(scale_name) + " must be finite and > 0, got " + ShortestDouble(c.scale));
@@ -56,24 +76,19 @@ void ValidateCepamConfig(const CepamConfig& c) {
   if (c.kind == CepamKind::kRsuq && !(PositiveFinite(c.rho) && c.rho <= c.scale / 2.0))
     throw InvalidArgument("rho", "RSUQ acceptance radius rho must be in (0, alpha/2] (A inside the cell), got " +
                                      ShortestDouble(c.rho));
+  // A trial succeeds with probability p_acc independently of the input; below 2^−20 a block
+  // would need over a million trials on average (and its stream addresses would run out).
+  const double p = AcceptanceUnchecked(c);
+  if (!(p >= kCepamMinAcceptance))
+    throw InvalidArgument(c.kind == CepamKind::kRsuq ? "rho" : "c",
+                          "the acceptance probability " + ShortestDouble(p) +
+                              " of one trial is below 2^-16 (expected trials per block 1/p_acc); use a larger " +
+                              (c.kind == CepamKind::kRsuq ? "rho" : "lattice cell ratio: a smaller c or n"));
 }
 
 double CepamAcceptanceProbability(const CepamConfig& c) {
   ValidateCepamConfig(c);
-  switch (c.kind) {
-    case CepamKind::kSdq:
-      return 1.0;
-    case CepamKind::kRsuq:
-      return UnitBallVolume(c.n) * IntPow(c.rho / c.scale, c.n);
-    case CepamKind::kGaussian:
-      return UnitBallVolume(c.n) / IntPow(2.0 * c.c, c.n);
-    case CepamKind::kLaplace: {
-      double factorial = 1.0;
-      for (int k = 2; k <= c.n; ++k) factorial *= static_cast<double>(k);
-      return 1.0 / (IntPow(c.c, c.n) * factorial);  // μ(B_1^n) = 2^n/n!, cell (2c)^n
-    }
-  }
-  return 0.0;
+  return AcceptanceUnchecked(c);
 }
 
 bool CepamAlwaysAccepts(const CepamConfig& c) {

@@ -62,8 +62,10 @@ struct CepamConfig {
   double clip = 1.0;   // γ > 0: ‖x‖₂ ≤ γ (bounds M, §4.8)
 };
 inline constexpr int kCepamMaxDim = 8;
+inline constexpr double kCepamMinAcceptance = 0x1p-16;  // configurations below are rejected ("rho" / "c")
 
-// Throws InvalidArgument naming the field ("kind", "n", "scale", "rho", "c", "clip").
+// Throws InvalidArgument naming the field ("kind", "lattice-dim", "sigma"/"b"/"alpha", "rho", "c",
+// "clip"); also when one trial's acceptance probability is below kCepamMinAcceptance.
 void ValidateCepamConfig(const CepamConfig& config);
 
 // The acceptance probability of one trial (independent of the input and of the layer).

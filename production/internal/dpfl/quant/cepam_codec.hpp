@@ -382,15 +382,17 @@ inline bool Trial(const CepamConfig& cfg, const Geometry& g, const double* x, co
     if (!(std::fabs(kd) < kMaxHalfWidth)) return false;  // outside every candidate set; caught by the caller
     k[l] = static_cast<std::int64_t>(kd);
     y[l] = g.step * (kd + u[l]);
-    const double e = y[l] - x[l];
+    // In units of the radius, so that no square overflows for huge scales (an overflow to +inf
+    // on both sides would accept every trial).
+    const double e = (y[l] - x[l]) / g.radius;
     l2 += e * e;
     l1 += std::fabs(e);
   }
   switch (cfg.kind) {
     case CepamKind::kSdq: return true;
     case CepamKind::kRsuq:
-    case CepamKind::kGaussian: return l2 <= g.radius * g.radius;
-    case CepamKind::kLaplace: return l1 <= g.radius;
+    case CepamKind::kGaussian: return l2 <= 1.0;
+    case CepamKind::kLaplace: return l1 <= 1.0;
   }
   return false;
 }
