@@ -119,14 +119,7 @@ double CepamLayer(const CepamConfig& config, const StreamContext& ctx, std::uint
 
 double ClipToNorm(std::span<float> x, double gamma) {
   if (!PositiveFinite(gamma)) throw InvalidArgument("clip", "clip gamma must be finite and > 0, got " + ShortestDouble(gamma));
-  double norm2 = 0.0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!std::isfinite(x[i]))
-      throw InvalidArgument("x", "update coordinate x[" + std::to_string(i) + "] is " + std::to_string(x[i]) +
-                                     " (NaN and +-Inf are rejected)");
-    norm2 += static_cast<double>(x[i]) * static_cast<double>(x[i]);
-  }
-  const double norm = std::sqrt(norm2);
+  const double norm = std::sqrt(cepam::FiniteNorm2(x));
   if (norm <= gamma) return norm;
   // The factor is shaded by 2^−22 so that the float rounding of each coordinate (relative error
   // ≤ 2^−24) and the norm's own rounding cannot leave the result above γ.

@@ -397,10 +397,8 @@ inline bool Trial(const CepamConfig& cfg, const Geometry& g, const double* x, co
   return false;
 }
 
-template <class Faults>
-CepamMessage Encode(const CepamConfig& cfg, std::span<const float> x, const StreamContext& ctx, std::uint32_t client,
-                    CepamStats* stats) {
-  ValidateCepamConfig(cfg);
+// ‖x‖₂² in double; throws InvalidArgument("x", …) naming the first NaN/±Inf coordinate.
+inline double FiniteNorm2(std::span<const float> x) {
   double norm2 = 0.0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (!std::isfinite(x[i]))
@@ -408,6 +406,14 @@ CepamMessage Encode(const CepamConfig& cfg, std::span<const float> x, const Stre
                                      " (NaN and +-Inf are rejected)");
     norm2 += static_cast<double>(x[i]) * static_cast<double>(x[i]);
   }
+  return norm2;
+}
+
+template <class Faults>
+CepamMessage Encode(const CepamConfig& cfg, std::span<const float> x, const StreamContext& ctx, std::uint32_t client,
+                    CepamStats* stats) {
+  ValidateCepamConfig(cfg);
+  const double norm2 = FiniteNorm2(x);
   if (norm2 > cfg.clip * cfg.clip * (1.0 + 0x1p-32))  // the norm's own rounding; s has 2^−30
     throw InvalidArgument("x", "update norm " + std::to_string(std::sqrt(norm2)) + " exceeds the clip gamma = " +
                                    std::to_string(cfg.clip) + " (clip first: ClipToNorm, seed-002 Alg. 1 step 4)");
