@@ -19,6 +19,12 @@ using ref::Rational;
 
 inline Rational Q(long p, long q = 1) { return Rational(Int(p), Int(q)); }
 inline std::string S(const Rational& x) { return ref::ToExactString(x); }
+// x^n for an integer n ≥ 0, exactly.
+inline Rational PowQ(const Rational& x, long n) {
+  Rational out(1);
+  for (long i = 0; i < n; ++i) out *= x;
+  return out;
+}
 
 // One pair instance of a binary quantizer: E = e^ε, center, radius, two weights, d.
 struct PairInstance {

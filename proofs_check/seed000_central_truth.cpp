@@ -12,6 +12,7 @@
 #include "dpfl/ref/corbin_fl_privacy.hpp"
 #include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/pld_central.hpp"
+#include "seed000_shared.hpp"
 
 namespace dpfl::proofs {
 namespace {
@@ -179,22 +180,9 @@ Verdict CheckThm4VsTruth(const CheckOptions& o) {
     return r && r->corrected.precondition.holds;
   };
   Verdict v;
-  long hi = 2;
-  while (!applies(hi)) {
-    ++v.instances_checked;
-    if (hi > (1L << 40)) {
-      v.status = Status::kInconclusive;
-      v.note = "Theorem 4 does not apply for any n up to 2^41";
-      return v;
-    }
-    hi *= 2;
-  }
-  long lo = hi / 2;  // !applies(lo) (or lo = 1); applies(hi)
-  while (hi - lo > 2) {
-    const long mid = (lo + hi) / 2 / 2 * 2;
-    ++v.instances_checked;
-    (applies(mid) ? hi : lo) = mid;
-  }
+  const std::optional<seed000::EvenBracket> bracket = seed000::SmallestEvenNWhereTheorem4Applies(applies, v);
+  if (!bracket) return v;
+  const long lo = bracket->lo, hi = bracket->hi;  // !applies(lo) (or lo = 1); applies(hi)
   const ref::Thm4Result thm = *theorem4(hi);
   pld::CentralBinarySetting s = Setting(E, 0, hi / 2, 5);
   s.coordinates = static_cast<std::uint64_t>(m);

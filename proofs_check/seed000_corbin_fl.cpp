@@ -11,6 +11,7 @@
 #include "dpfl/ref/ldpq.hpp"
 #include "dpfl/ref/pld_central.hpp"
 #include "instances.hpp"
+#include "seed000_shared.hpp"
 #include "printed_values.hpp"
 
 namespace dpfl::proofs {
@@ -684,16 +685,7 @@ Verdict CheckThm3EpsU(const CheckOptions& o) {
 }
 
 // ---- Theorem 4 -----------------------------------------------------------------------------
-// Exact pmf of Binomial(trials, q), q ∈ (0, 1) rational, by the ratio recurrence.
-std::vector<Rational> BinomialPmf(long trials, const Rational& q) {
-  std::vector<Rational> pmf(static_cast<std::size_t>(trials) + 1);
-  Rational first(1);
-  for (long k = 0; k < trials; ++k) first *= 1 - q;
-  pmf[0] = first;
-  const Rational ratio = q / (1 - q);
-  for (long x = 0; x < trials; ++x) pmf[static_cast<std::size_t>(x) + 1] = pmf[static_cast<std::size_t>(x)] * Rational(trials - x, x + 1) * ratio;
-  return pmf;
-}
+using seed000::BinomialPmf;  // exact pmf of Binomial(trials, q) (seed000_shared.hpp)
 
 Verdict CheckThm4Chebyshev(const CheckOptions& o) {
   // The statement itself: P(Σ E_i ∉ [γn, γ'n]) ≤ δ − δ1, where E_i ("exactly one of pair i drops

@@ -14,6 +14,7 @@
 #include "dpfl/ref/ldpq.hpp"
 #include "dpfl/ref/pld_central.hpp"
 #include "instances.hpp"
+#include "seed000_shared.hpp"
 #include "printed_values.hpp"
 
 namespace dpfl::proofs {
@@ -22,17 +23,7 @@ namespace {
 namespace pld = ref::pld;
 using ref::Interval;
 
-// Exact pmf of Binomial(trials, q) by the ratio recurrence (q ∈ (0, 1) rational).
-std::vector<Rational> BinomialPmf(long trials, const Rational& q) {
-  std::vector<Rational> pmf(static_cast<std::size_t>(trials) + 1);
-  Rational first(1);
-  for (long k = 0; k < trials; ++k) first *= 1 - q;
-  pmf[0] = first;
-  const Rational ratio = q / (1 - q);
-  for (long x = 0; x < trials; ++x)
-    pmf[static_cast<std::size_t>(x) + 1] = pmf[static_cast<std::size_t>(x)] * Rational(trials - x, x + 1) * ratio;
-  return pmf;
-}
+using seed000::BinomialPmf;  // exact pmf of Binomial(trials, q) (seed000_shared.hpp)
 
 // Sums over N' ~ Binomial(M, (v − u)/v) by its integer numerators num_k = C(M, k)(v − u)^k u^(M−k)
 // (P(N' = k) = num_k/v^M), streamed by exact divisions (num_{k+1} = num_k·(M − k)(v − u)/((k + 1)u)),
@@ -257,22 +248,9 @@ Verdict CheckThm4Ucdp(const CheckOptions& o) {
     return t && t->corrected.precondition.holds;
   };
   Verdict v;
-  long hi = 2;
-  while (!applies(hi)) {
-    ++v.instances_checked;
-    if (hi > (1L << 40)) {
-      v.status = Status::kInconclusive;
-      v.note = "Theorem 4 does not apply for any n up to 2^41";
-      return v;
-    }
-    hi *= 2;
-  }
-  long lo = hi / 2;
-  while (hi - lo > 2) {
-    const long mid = (lo + hi) / 2 / 2 * 2;
-    ++v.instances_checked;
-    (applies(mid) ? hi : lo) = mid;
-  }
+  const std::optional<seed000::EvenBracket> bracket = seed000::SmallestEvenNWhereTheorem4Applies(applies, v);
+  if (!bracket) return v;
+  const long hi = bracket->hi;
   const long n = hi;
   pld::CentralBinarySetting s;
   s.clients = n;

@@ -21,6 +21,7 @@
 #include "dpfl/ref/coq.hpp"
 #include "dpfl/ref/ldpq.hpp"
 #include "instances.hpp"
+#include "seed001_shared.hpp"
 
 namespace dpfl::proofs {
 
@@ -172,9 +173,7 @@ using ref::CoqList;
 using ref::EvaluateCoq;
 using Joint = ref::CoqJoint<Rational>;
 
-ref::CoqJoint<Rational> Literal(const Rational& px, int d, const Rational& P_A, const Rational& P_B) {
-  return *Seed001LiteralJoint(px, d, P_A, P_B, CoqList::kCorrected, 1, true);
-}
+using seed001::Literal;  // seed001_shared.hpp
 
 // The ideal coupling M1 (§3.2) from its definition: V ~ U[0, 1); U_A = +1 iff V < P_A, U_B = +1
 // iff V ≥ 1 − P_B. Each cell is the length of an intersection of two intervals.
@@ -212,10 +211,7 @@ void ForEachCoqInstance(const CheckOptions& o, bool general_px, Fn&& fn) {
 }
 
 std::string DescribeCoq(const PairInstance& x, const Rational& px) { return x.Describe() + " p_x=" + S(px); }
-// Every parameter of a pair except d (for claims that fix d themselves).
-std::string DescribeNoD(const PairInstance& x) {
-  return "E=" + S(x.E) + " c=" + S(x.c) + " r=" + S(x.r) + " w_A=" + S(x.w1) + " w_B=" + S(x.w2);
-}
+using seed001::DescribeNoD;  // every parameter of a pair except d (seed001_shared.hpp)
 
 Verdict CheckLemma1(const CheckOptions& o) {
   // E[w*] from Eq. (2)'s law: the two levels with their probabilities. Flip: the levels c ± r

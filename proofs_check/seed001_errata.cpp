@@ -14,42 +14,18 @@
 #include "dpfl/ref/coq.hpp"
 #include "dpfl/ref/ldpq.hpp"
 #include "instances.hpp"
+#include "seed001_shared.hpp"
 
 namespace dpfl::proofs {
 
-// Shared with seed001_coq_fl.cpp (defined there): the literal Alg. 2 and the CR law.
-const std::vector<Rational>& Seed001CrCdf(const Rational& px, int d);
-const std::vector<Rational>& Seed001List(const Rational& px, int d, ref::CoqList variant);
-bool Seed001FindIndex(const std::vector<Rational>& list, const Rational& v, ref::CoqList variant, std::size_t* idx);
-std::optional<ref::CoqJoint<Rational>> Seed001LiteralJoint(const Rational& px, int d, const Rational& P_A,
-                                                          const Rational& P_B, ref::CoqList variant, int coin_cells,
-                                                          bool bob_reflected);
-std::vector<std::pair<Rational, std::vector<Rational>>> Seed001OutputLaw(
-    const Rational& E, const Rational& c, const Rational& r, const std::vector<Rational>& w,
-    const std::vector<std::pair<std::size_t, std::size_t>>& pairs, int d, const Rational& px);
-
 namespace {
 
-using Law = std::vector<std::pair<Rational, std::vector<Rational>>>;
-using Pairs = std::vector<std::pair<std::size_t, std::size_t>>;
-
-// E[f(outputs)] under an enumerated law.
-template <class F>
-Rational Expect(const Law& law, F&& f) {
-  Rational sum(0);
-  for (const auto& [p, out] : law) sum += p * f(out);
-  return sum;
-}
-Rational SumOf(const std::vector<Rational>& v) {
-  Rational s(0);
-  for (const Rational& x : v) s += x;
-  return s;
-}
-std::string List(const std::vector<Rational>& v) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + S(v[i]);
-  return out + ")";
-}
+// The Seed001* prototypes (seed001_coq_fl.cpp) and Law, Pairs, Expect, SumOf, List: seed001_shared.hpp.
+using seed001::Expect;
+using seed001::Law;
+using seed001::List;
+using seed001::Pairs;
+using seed001::SumOf;
 
 // Random populations for E3/E4: n ∈ 1..6 clients, consecutive pairs (0,1), (2,3), … (odd n: the
 // last client alone, §3.6 choice 1), E = 1 + a/b, c = k/8, r = a/b, w on a grid of [c − r, c + r],

@@ -22,31 +22,23 @@
 #include "dpfl/ref/ldpq.hpp"
 #include "instances.hpp"
 #include "printed_values.hpp"
+#include "seed001_shared.hpp"
 
 namespace dpfl::proofs {
-
-// Shared with seed001_coq_fl.cpp (defined there): the literal Alg. 2, the CR law, the law of n outputs.
-const std::vector<Rational>& Seed001CrCdf(const Rational& px, int d);
-const std::vector<Rational>& Seed001List(const Rational& px, int d, ref::CoqList variant);
-bool Seed001FindIndex(const std::vector<Rational>& list, const Rational& v, ref::CoqList variant, std::size_t* idx);
-std::optional<ref::CoqJoint<Rational>> Seed001LiteralJoint(const Rational& px, int d, const Rational& P_A,
-                                                          const Rational& P_B, ref::CoqList variant, int coin_cells,
-                                                          bool bob_reflected);
-std::vector<std::pair<Rational, std::vector<Rational>>> Seed001OutputLaw(
-    const Rational& E, const Rational& c, const Rational& r, const std::vector<Rational>& w,
-    const std::vector<std::pair<std::size_t, std::size_t>>& pairs, int d, const Rational& px);
 
 namespace {
 
 using ref::CoqList;
 using ref::Enclosure;
 using Joint = ref::CoqJoint<Rational>;
-using Law = std::vector<std::pair<Rational, std::vector<Rational>>>;
-using Pairs = std::vector<std::pair<std::size_t, std::size_t>>;
-
-Joint Literal(const Rational& px, int d, const Rational& P_A, const Rational& P_B) {
-  return *Seed001LiteralJoint(px, d, P_A, P_B, CoqList::kCorrected, 1, true);
-}
+// The Seed001* prototypes (seed001_coq_fl.cpp) and these helpers: seed001_shared.hpp.
+using seed001::DescribeNoD;
+using seed001::Expect;
+using seed001::Law;
+using seed001::List;
+using seed001::Literal;
+using seed001::Pairs;
+using seed001::SumOf;
 
 // M1 (§3.2) from its definition, V ~ U[0, 1): U_A = +1 iff V < P_A; U_B = +1 iff V ≥ 1 − P_B
 // (bob_from_left: V < P_B, a deliberately wrong rule for flips). Cells are interval lengths.
@@ -73,25 +65,6 @@ PairMoments MomentsFromJoint(const Joint& j, const Rational& c, const Rational& 
   return {va, vb, cov, Rational(va + vb + 2 * cov)};
 }
 
-template <class F>
-Rational Expect(const Law& law, F&& f) {
-  Rational sum(0);
-  for (const auto& [p, out] : law) sum += p * f(out);
-  return sum;
-}
-Rational SumOf(const std::vector<Rational>& v) {
-  Rational s(0);
-  for (const Rational& x : v) s += x;
-  return s;
-}
-std::string List(const std::vector<Rational>& v) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + S(v[i]);
-  return out + ")";
-}
-std::string DescribeNoD(const PairInstance& x) {
-  return "E=" + S(x.E) + " c=" + S(x.c) + " r=" + S(x.r) + " w_A=" + S(x.w1) + " w_B=" + S(x.w2);
-}
 Rational Frac(const Rational& x) { return x - Rational(ref::FloorInt(x)); }
 
 // Vertex of the parabola through three points with distinct x; the fourth point must lie on it

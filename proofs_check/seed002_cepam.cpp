@@ -16,6 +16,7 @@
 #include "dpfl/ref/enclosure.hpp"
 #include "dpfl/ref/gaussian.hpp"
 #include "instances.hpp"
+#include "seed002_shared.hpp"
 
 namespace dpfl::proofs {
 namespace {
@@ -23,46 +24,13 @@ namespace {
 using ref::Enclosure;
 using ref::Interval;
 
-int Prec(const CheckOptions& o) { return o.quick ? 128 : 192; }
-
-Rational Binom(long n, long k);
+// Prec, Binom, GammaHalfPlusOne, SeriesGammaP: seed002_shared.hpp.
+using seed002::Binom;
+using seed002::GammaHalfPlusOne;
+using seed002::Prec;
+using seed002::SeriesGammaP;
 
 bool Above(const Enclosure& a, const Rational& b) { return ref::ToInterval(a).lo() > b; }
-
-// Γ(m/2 + 1) for an integer m ≥ 0.
-Enclosure GammaHalfPlusOne(long m, mpfr_prec_t w) {
-  Enclosure g(w, 1L);
-  long start = 2;  // Γ(1) = 1; multiply by j/2 for j = 2, 4, …, m
-  if (m % 2 == 1) {
-    g = ref::Sqrt(ref::Pi(w)) / Rational(2);  // Γ(3/2)
-    start = 3;
-  }
-  for (long j = start; j <= m; j += 2) g = g * Rational(j, 2);
-  return g;
-}
-
-// Regularized lower incomplete gamma P(m/2, x) by its power series
-//   P(a, x) = x^a e^{−x} Σ_{j≥0} x^j/Γ(a + j + 1),
-// independent of the reference's erf recurrence; the tail after term J is ≤ t_J/(1 − x/(a+J+1))
-// once x < a + J + 1 (terms then decrease geometrically), enclosed as [0, that bound].
-Enclosure SeriesGammaP(long m, const Rational& x, mpfr_prec_t w) {
-  if (x == 0) return Enclosure(w, 0L);
-  const Rational a(m, 2);
-  const Enclosure xe(w, x);
-  Enclosure term = ref::Pow(ref::Sqrt(xe), m) * ref::Exp(-xe) / GammaHalfPlusOne(m, w);  // j = 0
-  Enclosure sum(w, 0L);
-  for (long j = 0;; ++j) {
-    sum += term;
-    const Rational den = a + j + 1;
-    term = term * x / den;
-    if (x < den / 2 && term.HiDouble() < std::ldexp(sum.LoDouble(), -static_cast<int>(w) - 4)) {
-      const Rational ratio = x / (den + 1);
-      const Enclosure bound = term / Rational(1 - ratio);
-      return sum + ref::Hull(Enclosure(w, 0L), bound);
-    }
-    if (j > 100000) throw Undecidable("series for P(a, x) did not converge");
-  }
-}
 
 // ---- Proposition 3 (RSUQ): the error is uniform on A, exactly, n = 1 --------------------------------
 Verdict CheckProp3(const CheckOptions& o) {
@@ -1045,12 +1013,6 @@ Verdict CheckMomentumCarryover(const CheckOptions& o) {
   return CompareVariants(printed, corrected,
                          "round-2 release of momentum SGD (E-X5), literal enumeration of both rounds' index sequences; "
                          "paper setting: round-2 divergence with the buffer " + paper + " vs δ_(16) = 0.0096887");
-}
-
-Rational Binom(long n, long k) {
-  Rational c(1);
-  for (long i = 0; i < k; ++i) c = c * (n - i) / (i + 1);
-  return c;
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "dpfl/ref/cepam.hpp"
 #include "dpfl/ref/enclosure.hpp"
 #include "instances.hpp"
+#include "seed002_shared.hpp"
 #include "printed_values.hpp"
 
 namespace dpfl::proofs {
@@ -26,7 +27,11 @@ namespace {
 using ref::Enclosure;
 using ref::Interval;
 
-int Prec(const CheckOptions& o) { return o.quick ? 128 : 192; }
+// Prec, Binom, GammaHalfPlusOne, SeriesGammaP: seed002_shared.hpp.
+using seed002::Binom;
+using seed002::GammaHalfPlusOne;
+using seed002::Prec;
+using seed002::SeriesGammaP;
 
 // ---- exact moment building blocks ------------------------------------------------------------------
 // E[(χ²_k)^p] = Π_{i<p} (k + 2i) (from the χ²_k density, Γ(k/2 + p)/Γ(k/2)·2^p).
@@ -78,51 +83,10 @@ Rational GaussEvenMoment(long a) {
   for (long i = 1; i <= a; ++i) m *= 2 * i - 1;
   return m;
 }
-Rational PowQ(const Rational& x, long k) {
-  Rational r(1);
-  for (long i = 0; i < k; ++i) r *= x;
-  return r;
-}
 Rational Factorial(long k) {
   Rational r(1);
   for (long i = 2; i <= k; ++i) r *= i;
   return r;
-}
-Rational Binom(long n, long k) {
-  Rational c(1);
-  for (long i = 0; i < k; ++i) c = c * (n - i) / (i + 1);
-  return c;
-}
-
-// Γ(m/2 + 1) for an integer m ≥ 0.
-Enclosure GammaHalfPlusOne(long m, mpfr_prec_t w) {
-  Enclosure g(w, 1L);
-  long start = 2;
-  if (m % 2 == 1) {
-    g = ref::Sqrt(ref::Pi(w)) / Rational(2);
-    start = 3;
-  }
-  for (long j = start; j <= m; j += 2) g = g * Rational(j, 2);
-  return g;
-}
-// Regularized lower incomplete gamma P(m/2, x) by its power series x^a e^{−x} Σ x^j/Γ(a + j + 1),
-// with the geometric tail bound once the terms decrease (as in seed002_cepam.cpp).
-Enclosure SeriesGammaP(long m, const Rational& x, mpfr_prec_t w) {
-  if (x == 0) return Enclosure(w, 0L);
-  const Rational a(m, 2);
-  const Enclosure xe(w, x);
-  Enclosure term = ref::Pow(ref::Sqrt(xe), m) * ref::Exp(-xe) / GammaHalfPlusOne(m, w);
-  Enclosure sum(w, 0L);
-  for (long j = 0;; ++j) {
-    sum += term;
-    const Rational den = a + j + 1;
-    term = term * x / den;
-    if (x < den / 2 && term.HiDouble() < std::ldexp(sum.LoDouble(), -static_cast<int>(w) - 4)) {
-      const Rational ratio = x / (den + 1);
-      return sum + ref::Hull(Enclosure(w, 0L), term / Rational(1 - ratio));
-    }
-    if (j > 100000) throw Undecidable("series for P(a, x) did not converge");
-  }
 }
 
 // Every multi-index α ∈ ℕⁿ with |α| = q.

@@ -15,6 +15,7 @@
 #include "claims.hpp"
 #include "dpfl/ref/enclosure.hpp"
 #include "instances.hpp"
+#include "seed002_shared.hpp"
 #include "printed_values.hpp"
 
 namespace dpfl::proofs {
@@ -90,16 +91,7 @@ std::string Range(const std::pair<Rational, Rational>& r) { return "[" + Two(r.f
 // f_ν(t) = C_ν (1 + t²/ν)^{−(ν+1)/2}, C_ν = Γ((ν+1)/2)/(√(νπ)Γ(ν/2)), decreasing on t ≥ 0. For c ≥ 0:
 // lower bound h·Σ_{i=1..M} f(c + ih) (right endpoints), upper bound h·Σ_{i=0..M−1} f(c + ih) plus
 // ∫_L^∞ f ≤ C_ν ν^{(ν+1)/2} L^{−ν}/ν, L = c + Mh.
-Enclosure GammaHalfPlusOne(long m, mpfr_prec_t w) {  // Γ(m/2 + 1), m ≥ 0
-  Enclosure g(w, 1L);
-  long start = 2;
-  if (m % 2 == 1) {
-    g = ref::Sqrt(ref::Pi(w)) / Rational(2);
-    start = 3;
-  }
-  for (long j = start; j <= m; j += 2) g = g * Rational(j, 2);
-  return g;
-}
+using seed002::GammaHalfPlusOne;  // Γ(m/2 + 1), m ≥ 0 (seed002_shared.hpp)
 Interval StudentTail(long nu, const Rational& c, const Rational& h, long M, mpfr_prec_t w) {
   const Enclosure C = GammaHalfPlusOne(nu - 1, w) / (ref::Sqrt(Rational(nu) * ref::Pi(w)) * GammaHalfPlusOne(nu - 2, w));
   auto g = [&](const Rational& t) {

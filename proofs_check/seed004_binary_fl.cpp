@@ -12,6 +12,7 @@
 #include "dpfl/ref/enclosure.hpp"
 #include "dpfl/ref/randomized_response.hpp"
 #include "instances.hpp"
+#include "seed004_shared.hpp"
 
 namespace dpfl::proofs {
 namespace {
@@ -19,15 +20,9 @@ namespace {
 using ref::Enclosure;
 using ref::Interval;
 
-int Prec(const CheckOptions& o) { return o.quick ? 160 : 256; }
+using seed004::Prec;  // seed004_shared.hpp
 
 bool CertainlyAbove(const Interval& a, const Rational& b) { return a.lo() > b; }
-
-Rational PowQ(const Rational& x, long n) {
-  Rational out(1);
-  for (long i = 0; i < n; ++i) out *= x;
-  return out;
-}
 
 // Σ_y P(y)^α Q(y)^{1−α} over {−1,+1}^d for RR outputs of two inputs at Hamming distance h (the
 // first h coordinates differ), enumerated literally: an integer order makes it an exact rational.

@@ -11,6 +11,7 @@
 #include "dpfl/ref/bnn_laws.hpp"
 #include "dpfl/ref/randomized_response.hpp"
 #include "instances.hpp"
+#include "seed004_shared.hpp"
 
 namespace dpfl::proofs {
 namespace {
@@ -111,18 +112,8 @@ Verdict CheckCommunication(const CheckOptions& o) {
 }
 
 // ---- helpers for the claims below (exact rationals) ----------------------------------------------
-Rational PowQ(const Rational& x, long n) {
-  Rational out(1);
-  for (long i = 0; i < n; ++i) out *= x;
-  return out;
-}
 Rational Clip(const Rational& x, const Rational& lo, const Rational& hi) { return ref::Min(hi, ref::Max(lo, x)); }
-// Σ_y [P(y) − E·Q(y)]_+ (Definition 1's δ at e^ε = E, rational E).
-Rational HockeyStick(const std::vector<Rational>& P, const std::vector<Rational>& Qv, const Rational& E) {
-  Rational d(0);
-  for (std::size_t y = 0; y < P.size(); ++y) d += ref::Max(Rational(0), P[y] - E * Qv[y]);
-  return d;
-}
+using seed004::HockeyStick;  // Σ_y [P(y) − E·Q(y)]_+ (seed004_shared.hpp)
 // Lemma 3's Rényi sum as printed: p^α q^{1−α} + q^α p^{1−α} (integer α).
 Rational Lemma3Sum(const Rational& gamma, long alpha) {
   const Rational p = Q(1, 2) + gamma, q = Q(1, 2) - gamma;
@@ -139,13 +130,7 @@ Rational RrBitsDelta(const Rational& gamma, int h, const Rational& E) {
   }
   return d;
 }
-// Law of Σ_i b̃_i (index Σ + m) over m reporters with P(b̃_i = +1) = probs[i] (exact convolution).
-std::vector<Rational> SumLaw(const std::vector<Rational>& probs) {
-  const std::vector<Rational> k = ref::PoissonBinomialPmf(probs);
-  std::vector<Rational> law(2 * probs.size() + 1, Rational(0));
-  for (std::size_t j = 0; j < k.size(); ++j) law[2 * j] = k[j];
-  return law;
-}
+using seed004::SumLaw;  // law of Σ_i b̃_i over m reporters (seed004_shared.hpp)
 int Popcount(unsigned x) {
   int c = 0;
   for (; x; x &= x - 1) ++c;

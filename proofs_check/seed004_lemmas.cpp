@@ -15,6 +15,7 @@
 #include "dpfl/ref/enclosure.hpp"
 #include "dpfl/ref/randomized_response.hpp"
 #include "instances.hpp"
+#include "seed004_shared.hpp"
 
 namespace dpfl::proofs {
 namespace {
@@ -22,13 +23,10 @@ namespace {
 using ref::Enclosure;
 using ref::Interval;
 
-int Prec(const CheckOptions& o) { return o.quick ? 160 : 256; }
-
-Rational PowQ(const Rational& x, long n) {
-  Rational out(1);
-  for (long i = 0; i < n; ++i) out *= x;
-  return out;
-}
+// Prec, HockeyStick, SumLaw: seed004_shared.hpp; PowQ: instances.hpp.
+using seed004::HockeyStick;
+using seed004::Prec;
+using seed004::SumLaw;
 
 // Σ_y P(y)^α Q(y)^{1−α} for an integer α ≥ 2 (Definition 2 with the expectation under Q, E1):
 // exact; every Q(y) > 0 where P(y) > 0 is required (else the divergence is infinite).
@@ -274,18 +272,6 @@ Verdict CheckLemma2(const CheckOptions& o) {
 // bit changes. Laws of the sum from the literal reports (Poisson-binomial by convolution of each
 // reporter's ±1 law), hockey-stick δ at e^ε = p/q (ε = ℓ, the pure-DP level of one RR bit that
 // Lemma 3 gives at α = ∞) and at e^ε = 1: exact rationals.
-std::vector<Rational> SumLaw(const std::vector<Rational>& plus_probs) {  // index s + m for Σ = s
-  const std::vector<Rational> k = ref::PoissonBinomialPmf(plus_probs);  // K = #(+1), Σ = 2K − m
-  const std::size_t m = plus_probs.size();
-  std::vector<Rational> law(2 * m + 1, Rational(0));
-  for (std::size_t j = 0; j <= m; ++j) law[2 * j] = k[j];
-  return law;
-}
-Rational HockeyStick(const std::vector<Rational>& P, const std::vector<Rational>& Qv, const Rational& E) {
-  Rational d(0);
-  for (std::size_t y = 0; y < P.size(); ++y) d += ref::Max(Rational(0), P[y] - E * Qv[y]);
-  return d;
-}
 // Pads the law of a sum over m reporters (support −m..m) to the support −M..M.
 std::vector<Rational> Pad(const std::vector<Rational>& law, std::size_t M) {
   const std::size_t m = (law.size() - 1) / 2;
