@@ -5,8 +5,10 @@
 // and rr_rules.hpp are for the other quantizers: the planted mutants of tests/mutants instantiate
 // these very loops (docs/mutants.md "Seed 002").
 //
-// Everything here is a fixed sequence of IEEE-754 double operations (the dpfl target compiles
-// with -ffp-contract=off), so the encoder and the decoder — possibly on two machines — compute the
+// Here: the per-block geometry (step, radius, s), the dither streams, one trial, and the encoder
+// and decoder loops; the layer sampler is in cepam_layer.hpp, the bitstream in cepam_bitstream.hpp.
+// Everything is a fixed sequence of IEEE-754 double operations (the dpfl target compiles with
+// -ffp-contract=off), so the encoder and the decoder — possibly on two machines — compute the
 // same layer, step, set M(U) and reconstruction bit for bit.
 #pragma once
 
@@ -19,6 +21,8 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/quant/cepam.hpp"
+#include "dpfl/quant/cepam_bitstream.hpp"  // M(U), its rank, bits, Golomb (§3.10)
+#include "dpfl/quant/cepam_layer.hpp"      // the layer Ũ and its logarithm (§3.5/3.6)
 #include "dpfl/rng/streams.hpp"
 
 namespace dpfl::quant {
@@ -33,90 +37,12 @@ struct NoCepamFaults {
 
 namespace cepam {
 
-using U128 = unsigned __int128;
-
-inline constexpr std::uint64_t kLayerSlots = 64;      // uniforms reserved per block for its layer
-inline constexpr std::uint64_t kPolarFirstSlot = 16;  // Gamma part: slots 0 … 15; polar pairs from 16
 inline constexpr std::uint64_t kMaxTrials = std::uint64_t{1} << 32;
 inline constexpr double kSetMargin = 1.0 + 0x1p-30;  // s's relative margin (see cepam.hpp)
-inline constexpr double kMaxHalfWidth = 0x1p25;       // |k| < 2^25: every t(k) below is an exact double
-inline constexpr double kExactRankBudget = 0x1p10;    // row evaluations allowed for an exact rank
 
-// (top 53 bits + 1)·2^−53 ∈ (0, 1]: exact.
-inline double UnitOpenClosed(std::uint64_t w) { return static_cast<double>((w >> 11) + 1) * 0x1p-53; }
-// A dither coordinate in cell units, in (−1/2, 1/2] (the cell α(−1/2, 1/2]^n of §3.1): exact.
-inline double DitherUnit(std::uint64_t w) { return UnitOpenClosed(w) - 0.5; }
-
-// ln x for a finite x > 0 from +, −, ×, ÷ only (no libm), so that it is the same function on
-// every IEEE-754 platform: x = m·2^e with m ∈ [√½, √2) (exact), ln m = 2 atanh(s) with
-// s = (m − 1)/(m + 1), |s| ≤ 0.1716, by its odd series through s^25 (the next term is below
-// 2^−60 relative), plus e·ln 2 with ln 2 split so that e·ln2_hi is exact. Error: a few ulp
-// (tests/unit/cepam_codec_test.cpp compares it with MPFR).
-inline double DeterministicLog(double x) {
-  int e = 0;
-  double m = std::frexp(x, &e);
-  if (m < 0.70710678118654752440) {
-    m *= 2.0;
-    --e;
-  }
-  const double f = m - 1.0;
-  const double s = f / (2.0 + f);
-  const double z = s * s;
-  double p = 1.0 / 25.0;
-  for (int k = 23; k >= 3; k -= 2) p = p * z + 1.0 / static_cast<double>(k);
-  const double log_m = 2.0 * s + 2.0 * s * (z * p);
-  constexpr double kLn2Hi = 6.93147180369123816490e-01;  // high bits of ln 2 (trailing zeros)
-  constexpr double kLn2Lo = 1.90821492927058770002e-10;  // ln 2 − kLn2Hi
-  const double de = static_cast<double>(e);
-  return de * kLn2Hi + (de * kLn2Lo + log_m);
-}
-
-inline rng::StreamAddress LayerAddress(const StreamContext& ctx, std::uint32_t client) {
-  return {ctx.round, client, rng::Purpose::kCepamLayer};
-}
 template <class Faults>
 rng::StreamAddress DitherAddress(const StreamContext& ctx, std::uint32_t client) {
   return {Faults::kDitherReusedAcrossRounds ? 0u : ctx.round, client, rng::Purpose::kCepamDither};
-}
-
-// Gamma(k, 1) for an integer k ≤ 16: −Σ ln u_i over the block's first k layer uniforms.
-inline double GammaInteger(const StreamContext& ctx, const rng::StreamAddress& addr, std::uint64_t block, int k) {
-  double sum = 0.0;
-  for (int i = 0; i < k; ++i)
-    sum -= DeterministicLog(UnitOpenClosed(rng::Uniform64(ctx.generator, ctx.key, addr, block * kLayerSlots + i)));
-  return sum;
-}
-
-// χ²_1 by Marsaglia's polar method: (a, b) uniform on (−1, 1]², accepted when 0 < a² + b² < 1
-// (probability π/4 per attempt); then a²·(−2 ln s / s) is the square of a standard normal.
-// 24 attempts fit the block's slots; all failing has probability (1 − π/4)^24 < 2^−53 and throws.
-inline double ChiSquareOne(const StreamContext& ctx, const rng::StreamAddress& addr, std::uint64_t block) {
-  for (std::uint64_t slot = kPolarFirstSlot; slot + 1 < kLayerSlots; slot += 2) {
-    const double a = 2.0 * UnitOpenClosed(rng::Uniform64(ctx.generator, ctx.key, addr, block * kLayerSlots + slot)) - 1.0;
-    const double b =
-        2.0 * UnitOpenClosed(rng::Uniform64(ctx.generator, ctx.key, addr, block * kLayerSlots + slot + 1)) - 1.0;
-    const double s = a * a + b * b;
-    if (s > 0.0 && s < 1.0) return a * a * (-2.0 * DeterministicLog(s) / s);
-  }
-  throw std::runtime_error("CEPAM layer: 24 polar attempts rejected (probability < 2^-53); block " +
-                           std::to_string(block));
-}
-
-// The layer Ũ of block j: χ²_{n+2} (Gaussian; 2·Gamma((n+2)/2), plus χ²_1 for odd n) or
-// Gamma(n + 1, 1) (Laplace); 0 for SDQ/RSUQ, which have no layer.
-inline double Layer(const CepamConfig& cfg, const StreamContext& ctx, std::uint32_t client, std::uint64_t block) {
-  const rng::StreamAddress addr = LayerAddress(ctx, client);
-  switch (cfg.kind) {
-    case CepamKind::kGaussian:
-      if (cfg.n % 2 == 0) return 2.0 * GammaInteger(ctx, addr, block, (cfg.n + 2) / 2);
-      return 2.0 * GammaInteger(ctx, addr, block, (cfg.n + 1) / 2) + ChiSquareOne(ctx, addr, block);
-    case CepamKind::kLaplace:
-      return GammaInteger(ctx, addr, block, cfg.n + 1);
-    case CepamKind::kSdq:
-    case CepamKind::kRsuq:
-      break;
-  }
-  return 0.0;
 }
 
 // The geometry of one block given its layer: the lattice step Δ = β·α, the acceptance region's
@@ -153,196 +79,6 @@ Geometry BlockGeometry(const CepamConfig& cfg, double layer) {
     throw std::runtime_error("CEPAM: the candidate set is too large (s = " + std::to_string(g.s) +
                              " >= 2^25: noise radius far below the clip norm)");
   return g;
-}
-
-// t(k) = (2|k| − 1)₊², i.e. 4·(|k| − 1/2)₊²: exact as a double for |k| < 2^25.
-inline double T(std::int64_t k) {
-  const double a = static_cast<double>(k < 0 ? -k : k);
-  return a == 0.0 ? 0.0 : (2.0 * a - 1.0) * (2.0 * a - 1.0);
-}
-// The largest K ≥ 0 with t(K) ≤ R (R ≥ 0), so the row {k : t(k) ≤ R} is [−K, K].
-inline std::int64_t HalfWidth(double R) {
-  std::int64_t k = static_cast<std::int64_t>((std::sqrt(R) + 1.0) / 2.0);
-  while (T(k + 1) <= R) ++k;
-  while (k > 0 && T(k) > R) --k;
-  return k;
-}
-
-// #{k ∈ Z^dims : Σ t(k_i) ≤ R}, by rows (cost O(K^{dims−1})).
-inline U128 CountBall(int dims, double R) {
-  if (R < 0.0) return 0;
-  const std::int64_t K = HalfWidth(R);
-  if (dims == 1) return static_cast<U128>(2 * K + 1);
-  U128 total = CountBall(dims - 1, R);
-  for (std::int64_t k = 1; k <= K; ++k) total += 2 * CountBall(dims - 1, R - T(k));
-  return total;
-}
-
-// How a block's M is indexed: exactly in M(U) (lexicographic rank) or in the bounding box.
-struct IndexSet {
-  bool box = false;
-  std::int64_t K = 0;  // the half-width of the first coordinate's row (= the box's)
-  double R = 0;        // 4 s²
-  U128 count = 0;
-  int bits = 0;        // ⌈log2 count⌉
-};
-
-inline int CeilLog2(U128 x) {
-  int b = 0;
-  while (b < 128 && (static_cast<U128>(1) << b) < x) ++b;
-  return b;
-}
-
-inline IndexSet MakeIndexSet(int n, double s) {
-  IndexSet set;
-  set.R = 4.0 * s * s;
-  set.K = HalfWidth(set.R);
-  double rows = 1.0;
-  for (int i = 1; i < n; ++i) rows *= static_cast<double>(2 * set.K + 1);
-  set.box = rows > kExactRankBudget;
-  if (set.box) {
-    U128 count = 1;
-    for (int i = 0; i < n; ++i) {
-      const U128 next = count * static_cast<U128>(2 * set.K + 1);
-      if (next / static_cast<U128>(2 * set.K + 1) != count || next >> 126)
-        throw std::runtime_error("CEPAM: |M(U)| bounding box exceeds 2^126 (s = " + std::to_string(s) + ")");
-      count = next;
-    }
-    set.count = count;
-  } else {
-    set.count = CountBall(n, set.R);
-  }
-  set.bits = CeilLog2(set.count);
-  return set;
-}
-
-// Rank of k in the set (lexicographic, each coordinate from −K to K); false if k is outside.
-inline bool Rank(const IndexSet& set, std::span<const std::int64_t> k, U128* rank) {
-  const int n = static_cast<int>(k.size());
-  U128 r = 0;
-  if (set.box) {
-    for (int i = 0; i < n; ++i) {
-      if (k[i] < -set.K || k[i] > set.K) return false;
-      r = r * static_cast<U128>(2 * set.K + 1) + static_cast<U128>(k[i] + set.K);
-    }
-    *rank = r;
-    return true;
-  }
-  double R = set.R;
-  for (int i = 0; i < n; ++i) {
-    const std::int64_t K = HalfWidth(R);
-    if (k[i] < -K || k[i] > K) return false;
-    if (i == n - 1) {
-      r += static_cast<U128>(k[i] + K);
-      break;
-    }
-    for (std::int64_t j = -K; j < k[i]; ++j) r += CountBall(n - 1 - i, R - T(j));
-    R -= T(k[i]);
-  }
-  *rank = r;
-  return true;
-}
-
-inline void Unrank(const IndexSet& set, U128 rank, std::span<std::int64_t> k) {
-  const int n = static_cast<int>(k.size());
-  if (set.box) {
-    const U128 base = static_cast<U128>(2 * set.K + 1);
-    for (int i = n - 1; i >= 0; --i) {
-      k[i] = static_cast<std::int64_t>(rank % base) - set.K;
-      rank /= base;
-    }
-    return;
-  }
-  double R = set.R;
-  for (int i = 0; i < n; ++i) {
-    const std::int64_t K = HalfWidth(R);
-    if (i == n - 1) {
-      k[i] = static_cast<std::int64_t>(rank) - K;
-      return;
-    }
-    std::int64_t j = -K;
-    for (;; ++j) {
-      const U128 c = CountBall(n - 1 - i, R - T(j));
-      if (rank < c) break;
-      rank -= c;
-    }
-    k[i] = j;
-    R -= T(j);
-  }
-}
-
-// ---- bits -------------------------------------------------------------------------------------
-class BitWriter {
- public:
-  void Put(bool bit) {
-    if (bits_ % 64 == 0) words_.push_back(0);
-    if (bit) words_.back() |= std::uint64_t{1} << (bits_ % 64);
-    ++bits_;
-  }
-  void PutNumber(U128 value, int width) {  // most significant bit first
-    for (int i = width - 1; i >= 0; --i) Put(((value >> i) & 1u) != 0);
-  }
-  std::vector<std::uint64_t>& words() { return words_; }
-  std::uint64_t bits() const { return bits_; }
-
- private:
-  std::vector<std::uint64_t> words_;
-  std::uint64_t bits_ = 0;
-};
-
-class BitReader {
- public:
-  BitReader(const CepamMessage& msg) : msg_(msg) {}
-  bool Get() {
-    if (pos_ >= msg_.bits) throw InvalidArgument("message", "truncated CEPAM bitstream (read past bit " + std::to_string(msg_.bits) + ")");
-    const bool bit = ((msg_.words[pos_ / 64] >> (pos_ % 64)) & 1u) != 0;
-    ++pos_;
-    return bit;
-  }
-  U128 GetNumber(int width) {
-    U128 v = 0;
-    for (int i = 0; i < width; ++i) v = (v << 1) | static_cast<U128>(Get());
-    return v;
-  }
-  std::uint64_t position() const { return pos_; }
-
- private:
-  const CepamMessage& msg_;
-  std::uint64_t pos_ = 0;
-};
-
-// Golomb code of h − 1 ≥ 0 with parameter m_G ≥ 1: ⌊(h − 1)/m_G⌋ ones and a zero, then the
-// remainder in truncated binary (§3.10; m_G = 1 is the unary code, h bits).
-inline void PutGolomb(BitWriter& w, std::uint64_t value, std::uint64_t mg) {
-  for (std::uint64_t q = value / mg; q > 0; --q) w.Put(true);
-  w.Put(false);
-  if (mg == 1) return;
-  const std::uint64_t r = value % mg;
-  int b = 0;
-  while ((std::uint64_t{1} << b) < mg) ++b;
-  const std::uint64_t cutoff = (std::uint64_t{1} << b) - mg;
-  if (r < cutoff) {
-    w.PutNumber(r, b - 1);
-  } else {
-    w.PutNumber(r + cutoff, b);
-  }
-}
-inline std::uint64_t GetGolomb(BitReader& rd, std::uint64_t mg, std::uint64_t max_value) {
-  std::uint64_t q = 0;
-  while (rd.Get()) {
-    if (++q > max_value / mg) throw InvalidArgument("message", "corrupt CEPAM bitstream: trial count beyond the cap");
-  }
-  std::uint64_t r = 0;
-  if (mg > 1) {
-    int b = 0;
-    while ((std::uint64_t{1} << b) < mg) ++b;
-    const std::uint64_t cutoff = (std::uint64_t{1} << b) - mg;
-    r = static_cast<std::uint64_t>(rd.GetNumber(b - 1));
-    if (r >= cutoff) r = ((r << 1) | static_cast<std::uint64_t>(rd.Get())) - cutoff;
-  }
-  const std::uint64_t value = q * mg + r;
-  if (value > max_value) throw InvalidArgument("message", "corrupt CEPAM bitstream: trial count beyond the cap");
-  return value;
 }
 
 // m_G = ⌈ln(2 − p)/(−ln(1 − p))⌉ (Gallager–Van Voorhis, spec §3.10), ≥ 1; 0 = nothing is sent.
