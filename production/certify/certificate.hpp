@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "dpfl/fl/bnn_training.hpp"
+#include "dpfl/fl/cepam_training.hpp"
 #include "dpfl/fl/training.hpp"
 
 namespace dpfl::certify {
@@ -180,6 +181,36 @@ nlohmann::json BuildBnnCertificate(const nlohmann::json& configuration, const nl
                                    const BnnRunFiles& files, const std::optional<std::string>& signing_public_key);
 // The DPFL-BNN checks of VerifyCertificate (called by it).
 void VerifyBnnCertificate(const nlohmann::json& certificate, const VerifyOptions& options, Verification& v);
+
+// ---- CEPAM and the seed-002 baselines (cepam_certificate.cpp) ---------------------------------
+// configuration.mechanism one of fl, fl-sdq, fl-gaussian[-sdq], fl-laplace[-sdq], cepam-gaussian,
+// cepam-laplace selects these pieces (fl::IsCepamFlMechanism).
+fl::CepamTrainConfig CepamTrainConfigFromJson(const nlohmann::json& configuration);
+// §3.11 calibration of the noise to a per-round target (ε, δ), p_s = 1 − (1 − 1/n_k)^τ and
+// ε̃ = ln(1 + (e^ε − 1)/p_s). `calibration` names the guarantee row that must meet the target:
+//  * "printed" (the spec's procedure): Gaussian: the smallest σ (rounded up to a double) with
+//    Theorem 12's δ (16) ≤ δ; Laplace: b = 2τγ√m/ε̃ (the corrected scale of E-P5);
+//  * "corrected": Gaussian: Theorem 12 with capped summands and Δ2 = 2γ/K (E-P2, E-P4); Laplace:
+//    b = 2γ√m/ε̃ (E-P4 and E-P5);
+//  * "server": the per-client guarantee against the server (Gaussian: Δ2 = 2γ, σ̃ = σ; Laplace: as
+//    "corrected", whose guarantee already holds against the server).
+// InvalidArgument("--delta") when the row's σ → 0 limit is already ≤ δ (E-P3: the target would
+// certify no noise; for "printed" that is (16)'s floor, for the capped rows p_s).
+struct CepamCalibrationRequest {
+  std::string mechanism, calibration = "printed";
+  double eps = 1, delta = 1e-5, clip = 1;
+  std::uint32_t local_steps = 15, clients = 30;
+  std::uint64_t n_k = 1, parameters = 1;
+};
+double CalibrateCepamNoise(const CepamCalibrationRequest& request);
+// Per-round guarantees (as printed and corrected) and the T-round basic composition, from the
+// configuration (mechanism, sigma/b, eps, delta, clip, local_steps, clients, rounds, n_k,
+// parameters); recomputed by the verifier.
+nlohmann::json ComputeCepamPrivacy(const nlohmann::json& configuration);
+nlohmann::json BuildCepamCertificate(const nlohmann::json& configuration, const nlohmann::json& dataset,
+                                     const std::string& code_version, const fl::CepamTrainResult& result,
+                                     const RunFiles& files, const std::optional<std::string>& signing_public_key);
+void VerifyCepamCertificate(const nlohmann::json& certificate, const VerifyOptions& options, Verification& v);
 
 std::string HexDouble(double x);
 double ParseHexDouble(const std::string& s);

@@ -120,6 +120,10 @@ Verification VerifyCertificate(const nlohmann::json& cert, const VerifyOptions& 
       VerifyBnnCertificate(cert, options, v);
       return v;
     }
+    if (fl::IsCepamFlMechanism(Str(cfg, "mechanism"))) {  // seed 002: CEPAM and its baselines
+      VerifyCepamCertificate(cert, options, v);
+      return v;
+    }
     fl::TrainConfig config = TrainConfigFromJson(cfg);
     config.out_dir = "(verify)";
     try {

@@ -34,6 +34,7 @@
 #include "dpfl_fl_version.hpp"
 #include "run_report.hpp"
 #include "train_bnn.hpp"
+#include "train_cepam.hpp"
 #include "train_config.hpp"
 
 namespace dpfl::cli {
@@ -96,9 +97,14 @@ nlohmann::json ConfigurationJson(const TrainArgs& a, double lambda, std::size_t 
 TrainArgs ArgsFromConfiguration(const nlohmann::json& cfg) {
   if (!cfg.is_object()) throw InvalidArgument("certificate", "configuration is not a JSON object");
   nlohmann::json flags = nlohmann::json::object();
+  // Seed 002: a calibrated noise scale is calibrated again (so the replay checks the calibration).
+  const bool calibrated = cfg.contains("noise") && cfg["noise"] == "calibrated";
   for (const auto& [key, value] : cfg.items()) {
-    if (key == "parameters" || key == "layers" || key == "lambda_grid" || key == "latents" || key == "local_state") continue;
-    if (key == "rr_gamma" && value.is_null()) continue;  // dpfl-bnn without RR: the flag's absence
+    if (key == "parameters" || key == "layers" || key == "lambda_grid" || key == "latents" || key == "local_state" ||
+        key == "n_k" || key == "noise")
+      continue;
+    if (value.is_null()) continue;  // an optional flag that was absent (rr_gamma, sigma, b, sdq_step, eps, delta)
+    if (calibrated && (key == "sigma" || key == "b")) continue;
     std::string flag = key;
     for (char& ch : flag)
       if (ch == '_') ch = '-';
@@ -106,6 +112,7 @@ TrainArgs ArgsFromConfiguration(const nlohmann::json& cfg) {
   }
   TrainArgs a;
   ApplyConfigText(a, flags.dump(), "certificate configuration", [](const std::string&) { return false; });
+  a.delta_given = cfg.contains("delta") && !cfg["delta"].is_null();
   return a;
 }
 
@@ -261,8 +268,9 @@ nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, c
   }
   nlohmann::json out = {{"directory", dir}};
   try {
-    if (a.mechanism == "dpfl-bnn") {
-      out.update(ReplayBnn(cert, a, split, dir, problems));
+    if (a.mechanism == "dpfl-bnn" || fl::IsCepamFlMechanism(a.mechanism)) {
+      out.update(a.mechanism == "dpfl-bnn" ? ReplayBnn(cert, a, split, dir, problems)
+                                           : ReplayCepam(cert, a, split, dir, problems));
       if (temporary) {
         std::error_code ignored;
         fs::remove_all(dir, ignored);
@@ -301,7 +309,8 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   auto a = std::make_shared<TrainArgs>();
   app->add_option("--dataset", a->dataset, "fashion-mnist (default), mnist, cifar10, synthetic");
   app->add_option("--mechanism", a->mechanism,
-                  "vanilla, gaussian, laplace, ldp-fl, corbin-fl (default), augcorbin-fl, cq, coq-fl, dpfl-bnn (seed 004)");
+                  "vanilla, gaussian, laplace, ldp-fl, corbin-fl (default), augcorbin-fl, cq, coq-fl, dpfl-bnn (seed 004), "
+                  "cepam-gaussian, cepam-laplace, fl, fl-sdq, fl-gaussian, fl-gaussian-sdq, fl-laplace, fl-laplace-sdq (seed 002)");
   app->add_option("--eps-p", a->eps_p, "per-parameter per-round PLDP budget (default 1)");
   app->add_option("--d", a->d, "shared bits per parameter (default 5)");
   app->add_option("--gamma", a->gamma, "AugCorBin-FL solo fraction (default 0.2)");
@@ -353,6 +362,19 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
                   "dpfl-bnn: clients evaluated per round, evenly spaced (default 0: all; the last round: all)");
   app->add_option("--eval-samples", a->eval_samples,
                   "dpfl-bnn: evaluate on the first N test samples (default 0: the whole test split)");
+  // CEPAM and the seed-002 baselines: --mechanism cepam-gaussian|cepam-laplace|fl|fl-sdq|fl-gaussian[-sdq]|fl-laplace[-sdq]
+  app->add_option("--lattice-dim", a->lattice_dim, "cepam-*: lattice dimension n (gaussian 1..3, laplace 1; default 1)");
+  app->add_option("--clip", a->clip, "seed 002: l2 clipping threshold gamma of each client's update (default 1)");
+  app->add_option("--sigma", a->sigma, "seed 002 Gaussian family: noise standard deviation per coordinate");
+  app->add_option("--b", a->b, "seed 002 Laplace family: noise scale per coordinate");
+  app->add_option("--sdq-step", a->sdq_step,
+                  "fl-*-sdq: SDQ step (default: sigma, b, or clip/1024 for fl-sdq; the paper does not state it)");
+  app->add_option("--eps", a->eps,
+                  "seed 002: per-round target epsilon; without --sigma/--b the noise is calibrated to it (section 3.11; "
+                  "Gaussian with --delta)");
+  app->add_option("--calibration", a->calibration,
+                  "seed 002 with --eps: the guarantee row the noise is calibrated to: printed (default; Theorem 12 (16), "
+                  "section 3.11), corrected (E-P2, E-P4) or server (per client against the server)");
   commands.push_back({app, [a, app]() -> nlohmann::json {
     ApplyConfigFile(*a, app);
     if (!fl::HaveTorchTrainer())
@@ -367,11 +389,17 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
       throw InvalidArgument("--lambda-grid", "searches lambda itself; do not combine it with --lambda");
     const GivenFlag given = [app](const std::string& flag) { return app->count(flag) > 0; };
     CheckBnnOnlyFlags(*a, given);
+    CheckCepamFlags(*a, given);
     std::optional<certify::KeyPair> signing;
     if (!a->signing_key.empty()) signing = certify::ParseSecretKey(ReadText(a->signing_key, "--signing-key"), "--signing-key");
     if (a->mechanism == "dpfl-bnn") {  // seed 004: its own loop and certificate (train_bnn.hpp)
       const LoadedData loaded = LoadData(*a);
       return RunBnnTrain(*a, given, data::SplitTrainValidationTest(loaded.all, a->seed), loaded.description, signing);
+    }
+    if (fl::IsCepamFlMechanism(a->mechanism)) {  // seed 002: its own loop and certificate (train_cepam.hpp)
+      if (a->out.empty()) throw InvalidArgument("--out", "an output directory is required");
+      const LoadedData loaded = LoadData(*a);
+      return RunCepamTrain(*a, given, data::SplitTrainValidationTest(loaded.all, a->seed), loaded.description, signing);
     }
     // Bad flags fail before any data is loaded (parameters are not known yet: 0 here).
     MakeConfig(*a, ConfigurationJson(*a, a->lambda, 0, 0), a->out);

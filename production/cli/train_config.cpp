@@ -45,6 +45,10 @@ const Key kKeys[] = {
     {"adam-beta1", &TrainArgs::adam_beta1}, {"binarizer", &TrainArgs::binarizer},
     {"lr-schedule", &TrainArgs::lr_schedule}, {"eval-clients", &TrainArgs::eval_clients},
     {"eval-samples", &TrainArgs::eval_samples},
+    {"lattice-dim", &TrainArgs::lattice_dim}, {"clip", &TrainArgs::clip},
+    {"sigma", &TrainArgs::sigma},           {"b", &TrainArgs::b},
+    {"sdq-step", &TrainArgs::sdq_step},     {"eps", &TrainArgs::eps},
+    {"calibration", &TrainArgs::calibration},
 };
 
 [[noreturn]] void Bad(const std::string& source, const std::string& key, const std::string& what) {

@@ -36,6 +36,14 @@ struct TrainArgs {
   std::string binarizer = "stosign", lr_schedule = "none";
   std::uint32_t eval_clients = 0;
   std::uint64_t eval_samples = 0;  // first N test samples for the per-client evaluation (0: all)
+  // Seed 002 (cepam-gaussian, cepam-laplace, fl, fl-sdq, fl-gaussian[-sdq], fl-laplace[-sdq]): lattice
+  // dimension, update clipping γ, noise σ or b, SDQ step, per-round target ε (NaN = absent).
+  int lattice_dim = 1;
+  double clip = 1.0;
+  double sigma = std::numeric_limits<double>::quiet_NaN(), b = std::numeric_limits<double>::quiet_NaN();
+  double sdq_step = std::numeric_limits<double>::quiet_NaN(), eps = std::numeric_limits<double>::quiet_NaN();
+  std::string calibration = "printed";  // the guarantee row --eps calibrates: printed | corrected | server
+  bool delta_given = false;  // not a flag: whether --delta was given (a seed-002 target), set by the CLI
 };
 
 // Applies the JSON object in `text` to `args`, skipping keys for which `on_command_line(key)`

@@ -70,7 +70,17 @@ torch::nn::Sequential MakeModel(const std::string& name, int c, int h, int w, in
     net->push_back(Linear(512, classes));
     return net;
   }
-  throw InvalidArgument("--model", "unknown model '" + name + "' (mlp, vgg, resnet18, auto)");
+  // Seed 002 §5.1: the MLP 784–32–16–10 (25,818 parameters on 28×28) and the CNN Conv(6, 5×5)–pool–
+  // Conv(6, 5×5)–pool–FC(50)–FC(10) (6,422 parameters on 28×28), ReLU throughout.
+  if (name == "cepam-mlp")
+    return Sequential(Flatten(), Linear(c * h * w, 32), ReLU(), Linear(32, 16), ReLU(), Linear(16, classes));
+  if (name == "cepam-cnn") {
+    const int ph = ((h - 4) / 2 - 4) / 2, pw = ((w - 4) / 2 - 4) / 2;
+    if (ph < 1 || pw < 1) throw InvalidArgument("--model", "cepam-cnn needs images of at least 16x16 (two 5x5 convolutions and pools)");
+    return Sequential(Conv2d(Conv2dOptions(c, 6, 5)), ReLU(), MaxPool2d(2), Conv2d(Conv2dOptions(6, 6, 5)), ReLU(),
+                      MaxPool2d(2), Flatten(), Linear(6 * ph * pw, 50), ReLU(), Linear(50, classes));
+  }
+  throw InvalidArgument("--model", "unknown model '" + name + "' (mlp, vgg, resnet18, cepam-mlp, cepam-cnn, auto)");
 }
 
 class TorchTrainer final : public LocalTrainer {

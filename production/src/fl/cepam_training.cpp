@@ -1,0 +1,211 @@
+// See dpfl/fl/cepam_training.hpp.
+#include "dpfl/fl/cepam_training.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+#include "dpfl/error.hpp"
+#include "dpfl/format.hpp"
+#include "dpfl/fl/stream_util.hpp"
+#include "sha256_writer.hpp"
+
+namespace dpfl::fl {
+namespace {
+
+namespace fs = std::filesystem;
+
+nlohmann::json Fingerprint(const CepamTrainConfig& c, std::size_t m) {
+  const CepamUplinkConfig& u = c.uplink;
+  return {{"mechanism", CepamFlMechanismName(u.mechanism)}, {"lattice_dim", u.lattice_dim}, {"clip", u.clip},
+          {"sigma", u.sigma}, {"b", u.b}, {"sdq_step", u.sdq_step}, {"generator", static_cast<int>(u.generator)},
+          {"clients", c.clients}, {"rounds", c.rounds}, {"local_steps", c.local_steps}, {"split", c.split},
+          {"dirichlet_beta", c.dirichlet_beta}, {"seed", c.seed}, {"parameters", m}};
+}
+
+// Eq. (3): τ sample indices j ~ Unif[n_k], independently (with replacement), from the client's
+// own "cepam-sample" stream; empty for an empty shard.
+std::vector<std::size_t> SampleWithReplacement(const CepamTrainConfig& c, std::uint32_t client, std::uint32_t round,
+                                               std::size_t shard) {
+  if (shard == 0) return {};
+  StreamCursor cur;
+  cur.ctx.key = DeriveKey(c.seed, "cepam-sample", client);
+  cur.addr = {round, client, rng::Purpose::kPrivateCoin};
+  std::vector<std::size_t> order(static_cast<std::size_t>(c.local_steps));
+  for (auto& j : order) j = static_cast<std::size_t>(cur.Below(shard));
+  return order;
+}
+
+void WriteMetrics(const fs::path& path, const std::vector<CepamRoundRecord>& history) {
+  std::ostringstream o;
+  o << "round,train_loss,val_loss,val_accuracy,test_loss,test_accuracy,uplink_bits,bits_per_parameter,blocks,trials,"
+       "h_bits,index_bits,clipped_clients,mean_update_norm,seconds,mechanism_seconds\n";
+  o << std::setprecision(9);
+  for (const auto& r : history)
+    o << r.round + 1 << ',' << r.train_loss << ',' << r.val_loss << ',' << r.val_accuracy << ',' << r.test_loss << ','
+      << r.test_accuracy << ',' << r.uplink_bits << ',' << r.bits_per_parameter << ',' << r.blocks << ',' << r.trials
+      << ',' << r.h_bits << ',' << r.index_bits << ',' << r.clipped_clients << ',' << r.mean_update_norm << ','
+      << r.seconds << ',' << r.mechanism_seconds << '\n';
+  WriteFileAtomic(path.string(), o.str());
+}
+
+double Seconds(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void HashMessage(internal::Sha256Writer& h, const CepamUplinkMessage& msg) {
+  h.U32(msg.client);
+  h.U64(msg.Bits());
+  for (std::uint64_t w : msg.coded.words) h.U64(w);
+  h.F32s(msg.values);
+  h.U32(msg.bound_exponent ? static_cast<std::uint32_t>(static_cast<std::int32_t>(*msg.bound_exponent)) : 0x80000000u);
+}
+
+}  // namespace
+
+std::string CepamTranscriptStart(const CepamTrainConfig& config, std::size_t parameters) {
+  internal::Sha256Writer h;
+  h.Label("dpfl-cepam-transcript-v1");
+  h.Label(Fingerprint(config, parameters).dump());
+  h.Label(config.transcript_context);
+  return h.Hex();
+}
+
+void ValidateCepamTrainConfig(const CepamTrainConfig& c) {
+  ValidateCepamUplink(c.uplink);
+  if (c.clients < 1) throw InvalidArgument("--clients", "must be >= 1");
+  if (c.rounds < 1) throw InvalidArgument("--rounds", "must be >= 1");
+  if (c.local_steps < 1) throw InvalidArgument("--local-steps", "the seed-002 loop needs tau >= 1 local steps (spec: 15)");
+  if (c.split != "iid" && c.split != "dirichlet") throw InvalidArgument("--split", "must be iid or dirichlet, got '" + c.split + "'");
+  if (c.split == "dirichlet" && (!(c.dirichlet_beta > 0) || !std::isfinite(c.dirichlet_beta)))
+    throw InvalidArgument("--beta", "must be finite and > 0");
+  if (c.out_dir.empty()) throw InvalidArgument("--out", "an output directory is required");
+}
+
+CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Split& split, LocalTrainer& trainer,
+                                  const std::function<void(const TrainProgress&)>& progress) {
+  ValidateCepamTrainConfig(config);
+  const fs::path dir(config.out_dir);
+  fs::create_directories(dir);
+  const std::uint32_t K = config.clients;
+  CepamTrainResult result;
+  std::vector<float> global = trainer.InitialWeights();
+  const std::size_t m = global.size();
+  result.parameters = m;
+  result.metrics_path = (dir / "metrics.csv").string();
+  result.weights_path = (dir / "final_weights.bin").string();
+  result.transcript_start = CepamTranscriptStart(config, m);
+  const auto shard_indices = config.split == "iid" ? data::IidShares(split.train.size(), K, config.seed)
+                                                   : data::DirichletShares(split.train.labels, split.train.classes, K,
+                                                                           config.dirichlet_beta, config.seed);
+  std::vector<data::Dataset> shards;
+  result.min_shard = std::numeric_limits<std::size_t>::max();
+  for (const auto& idx : shard_indices) {
+    shards.push_back(split.train.Subset(idx));
+    if (idx.empty()) {
+      ++result.empty_shards;
+    } else {
+      result.min_shard = std::min(result.min_shard, idx.size());
+    }
+  }
+  if (result.empty_shards == K) throw InvalidArgument("--clients", "no client holds any data");
+  std::vector<rng::StreamKey> keys(K);
+  for (std::uint32_t i = 0; i < K; ++i) keys[i] = DeriveKey(config.seed, "cepam-client", i);
+
+  std::string previous = result.transcript_start;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint32_t t = 0; t < config.rounds; ++t) {
+    const auto round_start = std::chrono::steady_clock::now();
+    CepamRoundRecord rec;
+    rec.round = t;
+    std::vector<double> sum(m, 0.0);
+    std::vector<CepamUplinkMessage> messages;
+    double loss_sum = 0, norm_sum = 0;
+    std::uint32_t trained = 0;
+    for (std::uint32_t i = 0; i < K; ++i) {
+      const std::vector<std::size_t> order = SampleWithReplacement(config, i, t, shards[i].size());
+      std::vector<float> update(m, 0.0f);
+      if (!order.empty()) {
+        double loss = 0;
+        const std::vector<float> local = trainer.TrainLocal(global, shards[i], order, 1, &loss);  // eq. (3)
+        for (std::size_t j = 0; j < m; ++j) update[j] = local[j] - global[j];                    // step 3
+        loss_sum += loss;
+        ++trained;
+      }
+      const auto m0 = std::chrono::steady_clock::now();
+      CepamClientReport report;
+      messages.push_back(EncodeCepamUplink(config.uplink, std::move(update), keys[i], i, t, &report));  // steps 4–5
+      const std::vector<double> x_hat = DecodeCepamUplink(config.uplink, messages.back(), keys[i], t, m);  // server 2
+      for (std::size_t j = 0; j < m; ++j) sum[j] += x_hat[j];
+      rec.mechanism_seconds += Seconds(m0);
+      rec.uplink_bits += messages.back().Bits();
+      rec.blocks += report.stats.blocks;
+      rec.trials += report.stats.trials;
+      rec.h_bits += report.stats.h_bits;
+      rec.index_bits += report.stats.index_bits;
+      rec.clipped_clients += report.clipped ? 1 : 0;
+      norm_sum += report.update_norm;
+      if (progress) {
+        TrainProgress p;
+        p.mechanism = CepamFlMechanismName(config.uplink.mechanism);
+        p.round = t;
+        p.rounds = config.rounds;
+        p.clients_done = i + 1;
+        p.clients = K;
+        p.elapsed_seconds = Seconds(start);
+        if (!result.history.empty()) p.last_val_accuracy = result.history.back().val_accuracy;
+        progress(p);
+      }
+    }
+    for (std::size_t j = 0; j < m; ++j)  // server step 3, p_k = 1/K
+      global[j] = static_cast<float>(static_cast<double>(global[j]) + sum[j] / static_cast<double>(K));
+    for (std::size_t j = 0; j < m; ++j)
+      if (!std::isfinite(global[j]))
+        throw std::runtime_error("the global model diverged (non-finite weight " + std::to_string(j) + ") in round " +
+                                 std::to_string(t + 1) + "; lower --lr or the noise");
+    {
+      internal::Sha256Writer h;
+      h.Label("dpfl-cepam-round-v1");
+      h.Label(previous);
+      h.U32(t);
+      for (const auto& msg : messages) HashMessage(h, msg);
+      h.F32s(global);
+      rec.transcript = previous = h.Hex();
+    }
+    rec.bits_per_parameter = static_cast<double>(rec.uplink_bits) / (static_cast<double>(K) * static_cast<double>(m));
+    rec.mean_update_norm = norm_sum / K;
+    rec.train_loss = trained ? loss_sum / trained : 0;
+    const Evaluation val = trainer.Evaluate(global, split.validation);
+    rec.val_loss = val.loss;
+    rec.val_accuracy = val.accuracy;
+    const Evaluation test = trainer.Evaluate(global, split.test);
+    rec.test_loss = test.loss;
+    rec.test_accuracy = test.accuracy;
+    rec.seconds = Seconds(round_start);
+    result.history.push_back(rec);
+    WriteMetrics(dir / "metrics.csv", result.history);
+  }
+  WriteFileAtomic(result.weights_path, std::string(reinterpret_cast<const char*>(global.data()), m * sizeof(float)));
+  result.final_weights = global;
+  result.final_test = {result.history.back().test_loss, result.history.back().test_accuracy};
+  if (progress) {
+    TrainProgress p;
+    p.mechanism = CepamFlMechanismName(config.uplink.mechanism);
+    p.round = p.rounds = config.rounds;
+    p.clients_done = p.clients = K;
+    p.elapsed_seconds = Seconds(start);
+    p.last_val_accuracy = result.history.back().val_accuracy;
+    p.finished = true;
+    progress(p);
+  }
+  return result;
+}
+
+}  // namespace dpfl::fl
