@@ -105,7 +105,7 @@ void Dither(const StreamContext& ctx, std::uint32_t client, std::uint64_t blocks
             std::uint64_t trial, double* u) {
   const rng::StreamAddress addr = DitherAddress<Faults>(ctx, client);
   const std::uint64_t base = ((trial - 1) * blocks + j) * static_cast<std::uint64_t>(n);
-  for (int l = 0; l < n; ++l) u[l] = DitherUnit(rng::Uniform64(ctx.generator, ctx.key, addr, base + l));
+  for (int l = 0; l < n; ++l) u[l] = DitherUnit(CachedUniform64(ctx.generator, ctx.key, addr, base + l));
 }
 
 // One trial: k = ⌊x/Δ − u + 1/2⌋ (the cubic Q_P of §3.1 on x/β − v, in cell units), the

@@ -49,6 +49,44 @@ inline double DeterministicLog(double x) {
   return de * kLn2Hi + (de * kLn2Lo + log_m);
 }
 
+// rng::Uniform64 with a one-block memo per thread: a ChaCha20 block yields 8 consecutive
+// uniforms (Philox 2), and the codec reads its layer slots and a trial's dithers at consecutive
+// indices, so recomputing the block for each of them would waste up to 7 of every 8 block
+// computations. Two memos, by the purpose's parity (kCepamLayer = 9, kCepamDither = 10), so the
+// interleaved layer and dither reads do not evict each other. A pure function of its arguments
+// (each memo is keyed by all of them), so the values, and hence encoder and decoder, are unchanged.
+inline std::uint64_t CachedUniform64(rng::Generator gen, const rng::StreamKey& key, const rng::StreamAddress& addr,
+                                     std::uint64_t index) {
+  struct Memo {
+    bool valid = false;
+    rng::Generator gen{};
+    rng::StreamKey key{};
+    rng::StreamAddress addr{};
+    std::uint64_t block = 0;
+    std::uint64_t words[8] = {};
+  };
+  thread_local Memo memos[2];
+  Memo& memo = memos[static_cast<std::uint32_t>(addr.purpose) & 1u];
+  const bool chacha = gen == rng::Generator::kChaCha20;
+  const std::uint64_t block = chacha ? static_cast<std::uint32_t>(index >> 3) : index >> 1;
+  bool same = memo.valid && memo.gen == gen && memo.block == block && memo.addr.round == addr.round &&
+              memo.addr.entity == addr.entity && memo.addr.purpose == addr.purpose;
+  for (int w = 0; same && w < 8; ++w) same = memo.key.words[w] == key.words[w];
+  if (!same) {
+    if (chacha) {
+      rng::ChaChaUniformBlock(key, addr, static_cast<std::uint32_t>(block), memo.words);
+    } else {
+      rng::PhiloxUniformBlock(key, addr, block, memo.words);
+    }
+    memo.valid = true;
+    memo.gen = gen;
+    memo.key = key;
+    memo.addr = addr;
+    memo.block = block;
+  }
+  return memo.words[chacha ? (index & 7) : (index & 1)];
+}
+
 inline rng::StreamAddress LayerAddress(const StreamContext& ctx, std::uint32_t client) {
   return {ctx.round, client, rng::Purpose::kCepamLayer};
 }
@@ -56,7 +94,7 @@ inline rng::StreamAddress LayerAddress(const StreamContext& ctx, std::uint32_t c
 inline double GammaInteger(const StreamContext& ctx, const rng::StreamAddress& addr, std::uint64_t block, int k) {
   double sum = 0.0;
   for (int i = 0; i < k; ++i)
-    sum -= DeterministicLog(UnitOpenClosed(rng::Uniform64(ctx.generator, ctx.key, addr, block * kLayerSlots + i)));
+    sum -= DeterministicLog(UnitOpenClosed(CachedUniform64(ctx.generator, ctx.key, addr, block * kLayerSlots + i)));
   return sum;
 }
 
@@ -65,9 +103,9 @@ inline double GammaInteger(const StreamContext& ctx, const rng::StreamAddress& a
 // 24 attempts fit the block's slots; all failing has probability (1 − π/4)^24 < 2^−53 and throws.
 inline double ChiSquareOne(const StreamContext& ctx, const rng::StreamAddress& addr, std::uint64_t block) {
   for (std::uint64_t slot = kPolarFirstSlot; slot + 1 < kLayerSlots; slot += 2) {
-    const double a = 2.0 * UnitOpenClosed(rng::Uniform64(ctx.generator, ctx.key, addr, block * kLayerSlots + slot)) - 1.0;
+    const double a = 2.0 * UnitOpenClosed(CachedUniform64(ctx.generator, ctx.key, addr, block * kLayerSlots + slot)) - 1.0;
     const double b =
-        2.0 * UnitOpenClosed(rng::Uniform64(ctx.generator, ctx.key, addr, block * kLayerSlots + slot + 1)) - 1.0;
+        2.0 * UnitOpenClosed(CachedUniform64(ctx.generator, ctx.key, addr, block * kLayerSlots + slot + 1)) - 1.0;
     const double s = a * a + b * b;
     if (s > 0.0 && s < 1.0) return a * a * (-2.0 * DeterministicLog(s) / s);
   }
