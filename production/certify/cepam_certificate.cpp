@@ -125,8 +125,8 @@ void GaussianRows(const nlohmann::json& cfg, const Setting& s, nlohmann::json& p
                   "Theorem 12's corrected form at K = 1: no averaging protects a client from the server that "
                   "decodes its message"));
   const Rational T(static_cast<long>(s.rounds));
-  const Rational d_hi = d_server.hi() * T;
-  const Interval d_total(Rational(d_server.lo() * T), d_hi < 1 ? d_hi : Rational(1));
+  const auto capped = [](const Rational& x) { return x < 1 ? x : Rational(1); };  // a δ above 1 says nothing more
+  const Interval d_total(capped(d_server.lo() * T), capped(d_server.hi() * T));
   g.push_back(Row("(epsilon, delta)-DP per client against the server, whole run", "the server",
                   "T rounds, basic composition (T epsilon, T delta)", Interval(Rational(eps_i.lo() * T), Rational(eps_i.hi() * T)),
                   d_total, ""));
