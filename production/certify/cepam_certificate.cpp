@@ -218,6 +218,11 @@ double CalibrateCepamNoise(const CepamCalibrationRequest& r) {
   if (!fl::CepamFlGaussian(mech))
     throw InvalidArgument("--eps", "mechanism " + r.mechanism + " adds no noise: there is nothing to calibrate");
   if (!(std::isfinite(r.delta) && r.delta > 0 && r.delta < 1)) throw InvalidArgument("--delta", "must be in (0, 1)");
+  if (Exact(r.delta) >= p_s)  // §4.7 trivial bound: the changed point is sampled with probability p_s
+    throw InvalidArgument("--delta", "E-P3: delta = " + ShortestDouble(r.delta) + " >= p_s = " + Dec(p_s) + " (n_k = " +
+                                         std::to_string(r.n_k) + ", tau = " + std::to_string(r.local_steps) +
+                                         "): every mechanism of this kind, sigma = 0 included, is (eps, p_s)-DP, so the "
+                                         "target would certify no noise; choose delta well below p_s");
   const bool printed = r.calibration == "printed";
   const long clients = r.calibration == "server" ? 1 : static_cast<long>(r.clients);
   const auto sigma = ref::CalibrateTheorem12Sigma(

@@ -194,8 +194,9 @@ fl::CepamTrainConfig CepamTrainConfigFromJson(const nlohmann::json& configuratio
 //    b = 2γ√m/ε̃ (E-P4 and E-P5);
 //  * "server": the per-client guarantee against the server (Gaussian: Δ2 = 2γ, σ̃ = σ; Laplace: as
 //    "corrected", whose guarantee already holds against the server).
-// InvalidArgument("--delta") when the row's σ → 0 limit is already ≤ δ (E-P3: the target would
-// certify no noise; for "printed" that is (16)'s floor, for the capped rows p_s).
+// InvalidArgument("--delta") when δ ≥ p_s (every mechanism of this kind, σ = 0 included, is
+// (ε, p_s)-DP: spec §4.7's trivial bound) or the row's σ → 0 limit is already ≤ δ (E-P3: the target
+// would certify no noise; for "printed" that limit is (16)'s floor, ≥ p_s).
 struct CepamCalibrationRequest {
   std::string mechanism, calibration = "printed";
   double eps = 1, delta = 1e-5, clip = 1;
