@@ -96,10 +96,15 @@ void GaussianRows(const nlohmann::json& cfg, const Setting& s, nlohmann::json& p
   const Interval eps_i = ref::ToInterval(printed.epsilon);
   const Interval d_printed = ref::ToInterval(printed.delta);
   const Interval floor = ref::ToInterval(ref::Theorem12Floor(eps_tilde, s.tau, s.n_k, kPrec));
-  std::string vacuous;
-  if (d_printed.hi() >= p_s)
-    vacuous = " E-P3: this delta is at least p_s = " + Dec(p_s) +
-              ", which every mechanism of this kind meets with no noise at all: the row does not certify the noise.";
+  // E-P3: a δ at or above what every mechanism of this kind meets with σ = 0 (p_s per round,
+  // spec §4.7's trivial bound; min(1, T p_s) over T rounds) certifies nothing about the noise.
+  const auto vacuity = [](const Interval& d, const Rational& trivial) {
+    return d.hi() >= trivial ? std::string(" E-P3: this delta is at least ") + Dec(trivial) +
+                                   ", which every mechanism of this kind meets with no noise at all: the row does not "
+                                   "certify the noise."
+                             : std::string();
+  };
+  const std::string vacuous = vacuity(d_printed, p_s);
   g.push_back(Row("(epsilon, delta)-DP, seed-002 Theorem 12 as printed (16)",
                   "the other clients, who see the average (1/K) sum of the decoded updates (trusted server)", kPerRound,
                   eps_i, d_printed,
@@ -108,12 +113,14 @@ void GaussianRows(const nlohmann::json& cfg, const Setting& s, nlohmann::json& p
   const ref::Thm12Result corrected = ref::Theorem12(params, ref::Thm12Variant::kSensitivityCorrected, kPrec);
   const Interval d_corrected = ref::ToInterval(corrected.delta_capped);
   g.push_back(Row("(epsilon, delta)-DP, Theorem 12 corrected (E-P2 capped summands, E-P4 sensitivity 2 gamma/K)",
-                  "the other clients, who see the average (trusted server)", kPerRound, eps_i, d_corrected, ""));
+                  "the other clients, who see the average (trusted server)", kPerRound, eps_i, d_corrected,
+                  vacuity(d_corrected, p_s)));
   if (s.clients >= 2) {
     const ref::Thm12Result own = ref::Theorem12(params, ref::Thm12Variant::kOwnNoiseSubtracted, kPrec);
+    const Interval d_own = ref::ToInterval(own.delta_capped);
     g.push_back(Row("(epsilon, delta)-DP against one curious client who removes its own noise (E-P6)",
-                    "one other client (it knows its own noise; sigma~ = sigma sqrt(K - 1)/K)", kPerRound, eps_i,
-                    ref::ToInterval(own.delta_capped), ""));
+                    "one other client (it knows its own noise; sigma~ = sigma sqrt(K - 1)/K)", kPerRound, eps_i, d_own,
+                    vacuity(d_own, p_s)));
   }
   ref::Thm12Params one = params;
   one.clients = 1;
@@ -123,13 +130,13 @@ void GaussianRows(const nlohmann::json& cfg, const Setting& s, nlohmann::json& p
                   "the server, which decodes each client's update on its own (l2 sensitivity 2 gamma, noise sigma)",
                   kPerRound, eps_i, d_server,
                   "Theorem 12's corrected form at K = 1: no averaging protects a client from the server that "
-                  "decodes its message"));
+                  "decodes its message." + vacuity(d_server, p_s)));
   const Rational T(static_cast<long>(s.rounds));
   const auto capped = [](const Rational& x) { return x < 1 ? x : Rational(1); };  // a δ above 1 says nothing more
   const Interval d_total(capped(d_server.lo() * T), capped(d_server.hi() * T));
   g.push_back(Row("(epsilon, delta)-DP per client against the server, whole run", "the server",
                   "T rounds, basic composition (T epsilon, T delta)", Interval(Rational(eps_i.lo() * T), Rational(eps_i.hi() * T)),
-                  d_total, ""));
+                  d_total, vacuity(d_total, capped(p_s * T))));
   if (!Field(cfg, "delta").is_null()) {  // the (ε, δ) target and whether the calibrated row meets it
     const std::string mode = Str(cfg, "calibration");
     const std::size_t row = mode == "printed" ? 0 : (mode == "corrected" ? 1 : g.size() - 2);
