@@ -89,6 +89,13 @@ const Key kKeys[] = {
     {"lr-schedule", &TrainArgs::lr_schedule},
     {"eval-clients", &TrainArgs::eval_clients},
     {"eval-samples", &TrainArgs::eval_samples},
+    {"lattice-dim", &TrainArgs::lattice_dim},
+    {"clip", &TrainArgs::clip},
+    {"sigma", &TrainArgs::sigma},
+    {"b", &TrainArgs::b},
+    {"sdq-step", &TrainArgs::sdq_step},
+    {"eps", &TrainArgs::eps},
+    {"calibration", &TrainArgs::calibration},
 };
 
 const char* kSource = "fuzz.json";

@@ -61,7 +61,8 @@ Setting SettingOf(const nlohmann::json& cfg) {
   Setting s;
   s.mechanism = Str(cfg, "mechanism");
   s.clip = Exact(Num(cfg, "clip"));
-  s.tau = static_cast<long>(U64(cfg, "local_steps", 1u << 20));
+  // Bounds that keep the reference's sums (τ terms, Theorem 12) fast on untrusted certificates.
+  s.tau = static_cast<long>(U64(cfg, "local_steps", fl::kCepamMaxLocalSteps));
   s.clients = static_cast<long>(U64(cfg, "clients", 1u << 20));
   s.n_k = static_cast<long>(U64(cfg, "n_k", std::numeric_limits<std::uint32_t>::max()));
   s.rounds = U64(cfg, "rounds", std::numeric_limits<std::uint32_t>::max());
@@ -212,8 +213,9 @@ double CalibrateCepamNoise(const CepamCalibrationRequest& r) {
     throw InvalidArgument("--calibration", "must be printed, corrected or server, got '" + r.calibration.substr(0, 40) + "'");
   if (!(std::isfinite(r.eps) && r.eps > 0)) throw InvalidArgument("--eps", "must be finite and > 0");
   if (!(std::isfinite(r.clip) && r.clip > 0)) throw InvalidArgument("--clip", "must be finite and > 0");
-  if (r.local_steps < 1 || r.clients < 1 || r.n_k < 1 || r.parameters < 1)
-    throw InvalidArgument("--local-steps", "calibration needs tau, K, n_k and m >= 1");
+  if (r.local_steps < 1 || r.local_steps > static_cast<std::uint32_t>(fl::kCepamMaxLocalSteps))
+    throw InvalidArgument("--local-steps", "calibration needs 1 <= tau <= " + std::to_string(fl::kCepamMaxLocalSteps));
+  if (r.clients < 1 || r.n_k < 1 || r.parameters < 1) throw InvalidArgument("--clients", "calibration needs K, n_k and m >= 1");
   const long tau = static_cast<long>(r.local_steps), n_k = static_cast<long>(r.n_k);
   const Rational p_s = ref::SubsamplingProbability(n_k, tau);
   const Rational eps_tilde = EpsTilde(Exact(r.eps), p_s);

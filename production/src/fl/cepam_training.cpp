@@ -82,7 +82,9 @@ void ValidateCepamTrainConfig(const CepamTrainConfig& c) {
   ValidateCepamUplink(c.uplink);
   if (c.clients < 1) throw InvalidArgument("--clients", "must be >= 1");
   if (c.rounds < 1) throw InvalidArgument("--rounds", "must be >= 1");
-  if (c.local_steps < 1) throw InvalidArgument("--local-steps", "the seed-002 loop needs tau >= 1 local steps (spec: 15)");
+  if (c.local_steps < 1 || c.local_steps > kCepamMaxLocalSteps)
+    throw InvalidArgument("--local-steps", "the seed-002 loop takes 1 <= tau <= " + std::to_string(kCepamMaxLocalSteps) +
+                                               " local steps (spec: 15)");
   if (c.split != "iid" && c.split != "dirichlet") throw InvalidArgument("--split", "must be iid or dirichlet, got '" + c.split + "'");
   if (c.split == "dirichlet" && (!(c.dirichlet_beta > 0) || !std::isfinite(c.dirichlet_beta)))
     throw InvalidArgument("--beta", "must be finite and > 0");

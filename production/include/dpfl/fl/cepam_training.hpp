@@ -30,6 +30,10 @@
 
 namespace dpfl::fl {
 
+// τ ≤ 4096: Theorem 12's bound (16) sums τ terms, each an MPFR evaluation, in the certificate and
+// the verifier (the seed uses τ = 15).
+inline constexpr int kCepamMaxLocalSteps = 4096;
+
 struct CepamTrainConfig {
   CepamUplinkConfig uplink;
   std::uint32_t clients = 30, rounds = 10;
