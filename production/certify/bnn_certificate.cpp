@@ -163,21 +163,12 @@ nlohmann::json ComputeBnnPrivacy(const nlohmann::json& cfg) {
 nlohmann::json BuildBnnCertificate(const nlohmann::json& configuration, const nlohmann::json& dataset,
                                    const std::string& code_version, const fl::BnnTrainResult& result,
                                    const BnnRunFiles& files, const std::optional<std::string>& signing_public_key) {
-  nlohmann::json cert;
-  cert["format"] = kFormat;
-  cert["configuration"] = configuration;
-  cert["dataset"] = dataset;
-  cert["code_version"] = code_version;
-  cert["keys_policy"] = {
-      {"mode", "simulated"},
-      {"statement", "simulated: every client's StoSign and RR stream key is BLAKE2b(seed, \"bnn-client\", i), so the run "
-                    "is reproducible and replayable; the seed is in this certificate, so anyone can recompute every "
-                    "client's randomness: this protects nothing against a real adversary"}};
-  cert["authenticity"] = signing_public_key
-                             ? nlohmann::json{{"signed", true}, {"scheme", "Ed25519 (libsodium crypto_sign_detached) over the exact bytes of certificate.json, in certificate.json.sig"},
-                                              {"public_key", *signing_public_key}}
-                             : nlohmann::json{{"signed", false},
-                                              {"statement", "unsigned: the digest below detects accidental edits only; anyone can recompute it"}};
+  nlohmann::json cert = CertificateHead(
+      configuration, dataset, code_version,
+      "simulated: every client's StoSign and RR stream key is BLAKE2b(seed, \"bnn-client\", i), so the run is "
+      "reproducible and replayable; the seed is in this certificate, so anyone can recompute every client's randomness: "
+      "this protects nothing against a real adversary",
+      signing_public_key);
   const std::uint64_t d = result.latents, n = Field(configuration, "clients").get<std::uint64_t>();
   cert["communication"] = {
       {"binarized_weights_per_client_per_round", d},
@@ -217,11 +208,7 @@ void VerifyBnnCertificate(const nlohmann::json& cert, const VerifyOptions& optio
   }
   const std::uint64_t d = U64(cfg, "latents"), local = U64(cfg, "local_state"), n = config.clients;
   const nlohmann::json& rounds = Array(cert, "rounds");
-  bool numbered = rounds.size() == config.rounds;
-  for (std::size_t t = 0; numbered && t < rounds.size(); ++t) numbered = U64(rounds[t], "round") == t + 1;
-  check(numbered, "round count and numbering",
-        "round count mismatch: configuration says " + std::to_string(config.rounds) + ", rounds holds " +
-            std::to_string(rounds.size()) + " (numbered 1..T)");
+  CheckRoundsNumbered(rounds, config.rounds, rec);
   const nlohmann::json recomputed = ComputeBnnPrivacy(cfg);
   if (recomputed == Field(cert, "privacy")) {
     v.checked.push_back("privacy guarantees recomputed with the reference (implemented gamma from production's threshold)");
@@ -239,18 +226,13 @@ void VerifyBnnCertificate(const nlohmann::json& cert, const VerifyOptions& optio
           "final.test_accuracy is not the last round's test accuracy");
   check(Field(fin, "models_sha256") == Field(files, "final_models.bin"), "final.models_sha256 = files[final_models.bin]",
         "final.models_sha256 differs from files[final_models.bin]");
-  const nlohmann::json& tr = Field(cert, "transcript");
-  const std::string h0 = fl::BnnTranscriptStart(config, d, local);
-  check(Field(tr, "h0") == h0, "transcript h0 recomputed from the configuration",
-        "transcript.h0 does not match the configuration (recomputed " + h0 + ")");
-  check(Field(tr, "final") == (rounds.empty() ? Field(tr, "h0") : Field(rounds.back(), "transcript")),
-        "transcript.final = last round's hash", "transcript.final is not the last round's hash");
+  CheckTranscriptEnds(cert, fl::BnnTranscriptStart(config, d, local), rec);
   if (options.directory.empty()) {
     v.not_checked.push_back("files (no directory given)");
     return;
   }
   namespace fs = std::filesystem;
-  const fs::path models = fs::path(options.directory) / "final_models.bin", metrics = fs::path(options.directory) / "metrics.csv";
+  const fs::path models = fs::path(options.directory) / "final_models.bin";
   if (!fs::exists(models)) {
     problem("final_models.bin not found beside the certificate: the client models cannot be checked");
   } else {
@@ -264,12 +246,7 @@ void VerifyBnnCertificate(const nlohmann::json& cert, const VerifyOptions& optio
     check(each, "every client's final model hash (latents and local state) from final_models.bin",
           "a client's final model hash differs from its slice of final_models.bin");
   }
-  if (!fs::exists(metrics)) {
-    problem("metrics.csv not found beside the certificate");
-  } else {
-    check(fl::Sha256Files({metrics.string()}) == Field(files, "metrics.csv"), "metrics.csv: SHA-256",
-          "metrics.csv does not match the certificate");
-  }
+  CheckFileHash(options.directory, "metrics.csv", files, rec);
 }
 
 }  // namespace dpfl::certify

@@ -274,21 +274,12 @@ nlohmann::json ComputeCepamPrivacy(const nlohmann::json& cfg) {
 nlohmann::json BuildCepamCertificate(const nlohmann::json& configuration, const nlohmann::json& dataset,
                                      const std::string& code_version, const fl::CepamTrainResult& result,
                                      const RunFiles& files, const std::optional<std::string>& signing_public_key) {
-  nlohmann::json cert;
-  cert["format"] = kFormat;
-  cert["configuration"] = configuration;
-  cert["dataset"] = dataset;
-  cert["code_version"] = code_version;
-  cert["keys_policy"] = {
-      {"mode", "simulated"},
-      {"statement", "simulated: client i's shared key (client and server) is BLAKE2b(seed, \"cepam-client\", i), so the "
-                    "run is reproducible and replayable; the seed is in this certificate, so anyone can recompute every "
-                    "client's noise and dithers: this protects nothing against a real adversary"}};
-  cert["authenticity"] = signing_public_key
-                             ? nlohmann::json{{"signed", true}, {"scheme", "Ed25519 (libsodium crypto_sign_detached) over the exact bytes of certificate.json, in certificate.json.sig"},
-                                              {"public_key", *signing_public_key}}
-                             : nlohmann::json{{"signed", false},
-                                              {"statement", "unsigned: the digest below detects accidental edits only; anyone can recompute it"}};
+  nlohmann::json cert = CertificateHead(
+      configuration, dataset, code_version,
+      "simulated: client i's shared key (client and server) is BLAKE2b(seed, \"cepam-client\", i), so the run is "
+      "reproducible and replayable; the seed is in this certificate, so anyone can recompute every client's noise and "
+      "dithers: this protects nothing against a real adversary",
+      signing_public_key);
   std::uint64_t bits = 0, blocks = 0, trials = 0, h_bits = 0, index_bits = 0;
   for (const auto& r : result.history) {
     bits += r.uplink_bits;
@@ -369,11 +360,7 @@ void VerifyCepamCertificate(const nlohmann::json& cert, const VerifyOptions& opt
     v.not_checked.push_back("n_k of a Dirichlet split (--replay re-derives the shards)");
   }
   const nlohmann::json& rounds = Array(cert, "rounds");
-  bool numbered = rounds.size() == config.rounds;
-  for (std::size_t t = 0; numbered && t < rounds.size(); ++t) numbered = U64(rounds[t], "round") == t + 1;
-  check(numbered, "round count and numbering",
-        "round count mismatch: configuration says " + std::to_string(config.rounds) + ", rounds holds " +
-            std::to_string(rounds.size()) + " (numbered 1..T)");
+  CheckRoundsNumbered(rounds, config.rounds, rec);
   const nlohmann::json recomputed = ComputeCepamPrivacy(cfg);
   if (recomputed == Field(cert, "privacy")) {
     v.checked.push_back("privacy guarantees recomputed with the reference (seed 002 Theorems 12/13, printed and corrected)");
@@ -394,26 +381,12 @@ void VerifyCepamCertificate(const nlohmann::json& cert, const VerifyOptions& opt
           "final.test_accuracy is not the last round's test accuracy");
   check(Field(fin, "weights_sha256") == Field(files, "final_weights.bin"), "final.weights_sha256 = files[final_weights.bin]",
         "final.weights_sha256 differs from files[final_weights.bin]");
-  const nlohmann::json& tr = Field(cert, "transcript");
-  const std::string h0 = fl::CepamTranscriptStart(config, U64(cfg, "parameters"));
-  check(Field(tr, "h0") == h0, "transcript h0 recomputed from the configuration",
-        "transcript.h0 does not match the configuration (recomputed " + h0 + ")");
-  check(Field(tr, "final") == (rounds.empty() ? Field(tr, "h0") : Field(rounds.back(), "transcript")),
-        "transcript.final = last round's hash", "transcript.final is not the last round's hash");
+  CheckTranscriptEnds(cert, fl::CepamTranscriptStart(config, U64(cfg, "parameters")), rec);
   if (options.directory.empty()) {
     v.not_checked.push_back("files (no directory given)");
     return;
   }
-  namespace fs = std::filesystem;
-  for (const char* name : {"final_weights.bin", "metrics.csv"}) {
-    const fs::path path = fs::path(options.directory) / name;
-    if (!fs::exists(path)) {
-      problem(std::string(name) + " not found beside the certificate");
-      continue;
-    }
-    check(fl::Sha256Files({path.string()}) == Field(files, name), std::string(name) + ": SHA-256",
-          std::string(name) + " does not match the certificate");
-  }
+  for (const char* name : {"final_weights.bin", "metrics.csv"}) CheckFileHash(options.directory, name, files, rec);
 }
 
 }  // namespace dpfl::certify

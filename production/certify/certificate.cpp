@@ -148,11 +148,7 @@ nlohmann::json BuildCertificate(const nlohmann::json& configuration, const nlohm
        "each round every client signs its X25519 public key (with round and client id) with its Ed25519 identity key; the "
        "partner checks the signature against the identity directory before deriving the pair key "
        "BLAKE2b(X25519(sk, pk_partner) || pk_Q1 || pk_Q2); the server relays keys, signatures, pairing and messages only"}};
-  cert["authenticity"] = signing_public_key
-                             ? nlohmann::json{{"signed", true}, {"scheme", "Ed25519 (libsodium crypto_sign_detached) over the exact bytes of certificate.json, in certificate.json.sig"},
-                                              {"public_key", *signing_public_key}}
-                             : nlohmann::json{{"signed", false},
-                                              {"statement", "unsigned: the digest below detects accidental edits only; anyone can recompute it"}};
+  cert["authenticity"] = AuthenticityJson(signing_public_key);
   cert["rounds"] = nlohmann::json::array();
   nlohmann::json layers = nlohmann::json::array();
   for (const auto& r : result.history) {

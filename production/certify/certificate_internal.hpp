@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "certificate.hpp"
@@ -98,6 +99,30 @@ struct CheckRecorder {
       Problem(failure);
   }
 };
+
+// "authenticity": signed (Ed25519 over the exact bytes, with the public key) or unsigned.
+inline nlohmann::json AuthenticityJson(const std::optional<std::string>& signing_public_key) {
+  if (signing_public_key)
+    return {{"signed", true},
+            {"scheme", "Ed25519 (libsodium crypto_sign_detached) over the exact bytes of certificate.json, in certificate.json.sig"},
+            {"public_key", *signing_public_key}};
+  return {{"signed", false}, {"statement", "unsigned: the digest below detects accidental edits only; anyone can recompute it"}};
+}
+// The head of a seed-002/004 certificate: format, configuration, dataset, code version, the
+// simulated-keys policy (`keys_statement`) and authenticity.
+inline nlohmann::json CertificateHead(const nlohmann::json& configuration, const nlohmann::json& dataset,
+                                      const std::string& code_version, const std::string& keys_statement,
+                                      const std::optional<std::string>& signing_public_key) {
+  return {{"format", kFormat}, {"configuration", configuration}, {"dataset", dataset}, {"code_version", code_version},
+          {"keys_policy", {{"mode", "simulated"}, {"statement", keys_statement}}},
+          {"authenticity", AuthenticityJson(signing_public_key)}};
+}
+// Verifier checks shared by the seed-002/004 certificates: the rounds are numbered 1..T; h_0 is
+// the recomputed one and transcript.final the last round's hash; a file beside the certificate
+// has the SHA-256 files[name] states.
+void CheckRoundsNumbered(const nlohmann::json& rounds, std::uint64_t expected, CheckRecorder& rec);
+void CheckTranscriptEnds(const nlohmann::json& certificate, const std::string& h0, CheckRecorder& rec);
+void CheckFileHash(const std::string& directory, const std::string& name, const nlohmann::json& files, CheckRecorder& rec);
 
 // SHA-256 of the certificate's JSON without its "digest" field (integrity only: unkeyed).
 std::string Digest(nlohmann::json certificate);

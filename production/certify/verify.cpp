@@ -278,4 +278,32 @@ Verification VerifyCertificate(const nlohmann::json& cert, const VerifyOptions& 
   return v;
 }
 
+void internal::CheckRoundsNumbered(const nlohmann::json& rounds, std::uint64_t expected, CheckRecorder& rec) {
+  bool numbered = rounds.size() == expected;
+  for (std::size_t t = 0; numbered && t < rounds.size(); ++t) numbered = U64(rounds[t], "round") == t + 1;
+  rec.Check(numbered, "round count and numbering",
+            "round count mismatch: configuration says " + std::to_string(expected) + ", rounds holds " +
+                std::to_string(rounds.size()) + " (numbered 1..T)");
+}
+
+void internal::CheckTranscriptEnds(const nlohmann::json& cert, const std::string& h0, CheckRecorder& rec) {
+  const nlohmann::json& tr = Field(cert, "transcript");
+  const nlohmann::json& rounds = Array(cert, "rounds");
+  rec.Check(Field(tr, "h0") == h0, "transcript h0 recomputed from the configuration",
+            "transcript.h0 does not match the configuration (recomputed " + h0 + ")");
+  rec.Check(Field(tr, "final") == (rounds.empty() ? Field(tr, "h0") : Field(rounds.back(), "transcript")),
+            "transcript.final = last round's hash", "transcript.final is not the last round's hash");
+}
+
+void internal::CheckFileHash(const std::string& directory, const std::string& name, const nlohmann::json& files,
+                             CheckRecorder& rec) {
+  const std::filesystem::path path = std::filesystem::path(directory) / name;
+  if (!std::filesystem::exists(path)) {
+    rec.Problem(name + " not found beside the certificate");
+    return;
+  }
+  rec.Check(fl::Sha256Files({path.string()}) == Field(files, name), name + ": SHA-256",
+            name + " does not match the certificate");
+}
+
 }  // namespace dpfl::certify
