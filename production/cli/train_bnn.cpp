@@ -107,27 +107,17 @@ nlohmann::json RunBnnTrain(const TrainArgs& a, const GivenFlag& given, const dat
   certify::BnnRunFiles files;
   files.models_sha256 = fl::Sha256Files({result.models_path});
   files.metrics_sha256 = fl::Sha256Files({result.metrics_path});
-  std::optional<std::string> public_hex;
-  if (signing) public_hex = certify::Hex(signing->public_key.data(), signing->public_key.size());
-  const nlohmann::json cert =
-      certify::BuildBnnCertificate(run.configuration, dataset, DPFL_FL_CODE_VERSION, result, files, public_hex);
-  const std::string cert_path = (fs::path(a.out) / "certificate.json").string();
-  const std::string text = cert.dump(2) + "\n";
-  fl::WriteFileAtomic(cert_path, text);
+  const nlohmann::json cert = certify::BuildBnnCertificate(run.configuration, dataset, DPFL_FL_CODE_VERSION, result,
+                                                           files, SigningPublicHex(signing));
   nlohmann::json out = {{"mechanism", "dpfl-bnn"}, {"model", run.description}, {"latents", result.latents},
                         {"local_state", result.local_state}, {"rr_gamma", run.configuration["rr_gamma"]},
                         {"final_test_accuracy", result.history.back().test_accuracy},
                         {"final_accuracy_min", result.history.back().accuracy_min},
                         {"final_accuracy_max", result.history.back().accuracy_max}, {"rounds", result.history.size()},
-                        {"out", a.out}, {"certificate", cert_path}, {"metrics", result.metrics_path},
+                        {"out", a.out}, {"metrics", result.metrics_path},
                         {"models", result.models_path}, {"signed", signing.has_value()},
                         {"communication", cert["communication"]}, {"guarantees", cert["privacy"]["guarantees"]}};
-  if (signing) {
-    fl::WriteFileAtomic(cert_path + ".sig", certify::Sign(text, *signing));
-    out["signature"] = cert_path + ".sig";
-  } else {
-    std::remove((cert_path + ".sig").c_str());
-  }
+  out["certificate"] = WriteCertificateFiles(cert, a.out, signing, out);
   return out;
 }
 
@@ -142,19 +132,44 @@ std::size_t CompareTranscripts(const nlohmann::json& rounds, const std::vector<s
   return matched;
 }
 
+std::optional<std::string> SigningPublicHex(const std::optional<certify::KeyPair>& signing) {
+  if (!signing) return std::nullopt;
+  return certify::Hex(signing->public_key.data(), signing->public_key.size());
+}
+
+std::string WriteCertificateFiles(const nlohmann::json& cert, const std::string& out_dir,
+                                  const std::optional<certify::KeyPair>& signing, nlohmann::json& summary) {
+  const std::string path = (fs::path(out_dir) / "certificate.json").string();
+  const std::string text = cert.dump(2) + "\n";
+  fl::WriteFileAtomic(path, text);
+  if (signing) {
+    fl::WriteFileAtomic(path + ".sig", certify::Sign(text, *signing));
+    summary["signature"] = path + ".sig";
+  } else {
+    std::remove((path + ".sig").c_str());  // a stale signature of an earlier run would mislead
+  }
+  return path;
+}
+
+nlohmann::json ReplayVerdict(const nlohmann::json& rounds, const std::vector<std::string>& replayed,
+                             const std::string& transcript_start, const std::string& what_differs, const std::string& sha,
+                             const nlohmann::json& expected, const std::string& match_key, const std::string& what_file,
+                             std::vector<std::string>& problems) {
+  const std::size_t matched = CompareTranscripts(rounds, replayed, what_differs, problems);
+  const bool same = sha == expected;
+  if (!same) problems.push_back("replay: the re-trained " + what_file + " differ (SHA-256 " + sha + ")");
+  return {{"rounds", rounds.size()}, {"rounds_matched", matched}, {match_key, same},
+          {"transcript_final", replayed.empty() ? transcript_start : replayed.back()}};
+}
+
 nlohmann::json ReplayBnn(const nlohmann::json& cert, const TrainArgs& a, const data::Split& split, const std::string& dir,
                          std::vector<std::string>& problems) {
   const BnnRun run = Train(a, split, dir, a.quiet);
-  const nlohmann::json& rounds = cert.at("rounds");
   std::vector<std::string> replayed;
   for (const auto& r : run.result.history) replayed.push_back(r.transcript);
-  const std::size_t matched = CompareTranscripts(rounds, replayed, "counts or broadcast differ", problems);
-  const std::string sha = fl::Sha256Files({run.result.models_path});
-  const bool models = sha == cert.at("final").at("models_sha256");
-  if (!models) problems.push_back("replay: the re-trained client models differ (SHA-256 " + sha + ")");
-  return {{"rounds", rounds.size()}, {"rounds_matched", matched}, {"models_match", models},
-          {"transcript_final", run.result.history.empty() ? run.result.transcript_start
-                                                          : run.result.history.back().transcript}};
+  return ReplayVerdict(cert.at("rounds"), replayed, run.result.transcript_start, "counts or broadcast differ",
+                       fl::Sha256Files({run.result.models_path}), cert.at("final").at("models_sha256"), "models_match",
+                       "client models", problems);
 }
 
 }  // namespace dpfl::cli

@@ -33,6 +33,21 @@ nlohmann::json RunBnnTrain(const TrainArgs& a, const GivenFlag& given, const dat
 std::size_t CompareTranscripts(const nlohmann::json& rounds, const std::vector<std::string>& replayed,
                                const std::string& what_differs, std::vector<std::string>& problems);
 
+// The operator's public key as hex, when the certificate is signed (shared by every loop).
+std::optional<std::string> SigningPublicHex(const std::optional<certify::KeyPair>& signing);
+// Writes OUT_DIR/certificate.json (atomically) and, with a key, its Ed25519 signature
+// certificate.json.sig (summary["signature"] = its path); without one a stale .sig of an earlier
+// run is removed. Returns the certificate's path. Shared by every loop.
+std::string WriteCertificateFiles(const nlohmann::json& cert, const std::string& out_dir,
+                                  const std::optional<certify::KeyPair>& signing, nlohmann::json& summary);
+// The replay's verdict, shared by every loop: the re-run's transcripts against the certificate's
+// rounds (CompareTranscripts) and the re-run's output file hash `sha` against `expected`
+// (`what_file` names it in the problem, `match_key` in the JSON).
+nlohmann::json ReplayVerdict(const nlohmann::json& rounds, const std::vector<std::string>& replayed,
+                             const std::string& transcript_start, const std::string& what_differs, const std::string& sha,
+                             const nlohmann::json& expected, const std::string& match_key, const std::string& what_file,
+                             std::vector<std::string>& problems);
+
 // verify-certificate --replay for a dpfl-bnn certificate: re-trains in `dir` from the
 // configuration and compares every round's transcript hash and the final models.
 nlohmann::json ReplayBnn(const nlohmann::json& cert, const TrainArgs& a, const data::Split& split, const std::string& dir,

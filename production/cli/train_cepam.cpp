@@ -172,26 +172,16 @@ nlohmann::json RunCepamTrain(TrainArgs a, const GivenFlag& given, const data::Sp
   certify::RunFiles files;
   files.weights_sha256 = fl::Sha256Files({result.weights_path});
   files.metrics_sha256 = fl::Sha256Files({result.metrics_path});
-  std::optional<std::string> public_hex;
-  if (signing) public_hex = certify::Hex(signing->public_key.data(), signing->public_key.size());
-  const nlohmann::json cert =
-      certify::BuildCepamCertificate(run.configuration, dataset, DPFL_FL_CODE_VERSION, result, files, public_hex);
-  const std::string cert_path = (fs::path(a.out) / "certificate.json").string();
-  const std::string text = cert.dump(2) + "\n";
-  fl::WriteFileAtomic(cert_path, text);
+  const nlohmann::json cert = certify::BuildCepamCertificate(run.configuration, dataset, DPFL_FL_CODE_VERSION, result,
+                                                             files, SigningPublicHex(signing));
   nlohmann::json out = {{"mechanism", a.mechanism}, {"model", a.model}, {"parameters", result.parameters},
                         {"n_k", run.configuration["n_k"]}, {"noise", run.configuration["noise"]},
                         {"sigma", run.configuration["sigma"]}, {"b", run.configuration["b"]},
                         {"final_test_accuracy", result.history.back().test_accuracy}, {"rounds", result.history.size()},
-                        {"out", a.out}, {"certificate", cert_path}, {"metrics", result.metrics_path},
+                        {"out", a.out}, {"metrics", result.metrics_path},
                         {"weights", result.weights_path}, {"signed", signing.has_value()},
                         {"communication", cert["communication"]}, {"guarantees", cert["privacy"]["guarantees"]}};
-  if (signing) {
-    fl::WriteFileAtomic(cert_path + ".sig", certify::Sign(text, *signing));
-    out["signature"] = cert_path + ".sig";
-  } else {
-    std::remove((cert_path + ".sig").c_str());
-  }
+  out["certificate"] = WriteCertificateFiles(cert, a.out, signing, out);
   return out;
 }
 
@@ -201,16 +191,11 @@ nlohmann::json ReplayCepam(const nlohmann::json& cert, const TrainArgs& a, const
   if (run.configuration != cert.at("configuration"))
     problems.push_back("replay: the re-derived configuration differs: " +
                        nlohmann::json::diff(cert.at("configuration"), run.configuration).dump().substr(0, 300));
-  const nlohmann::json& rounds = cert.at("rounds");
   std::vector<std::string> replayed;
   for (const auto& r : run.result.history) replayed.push_back(r.transcript);
-  const std::size_t matched = CompareTranscripts(rounds, replayed, "messages or global model differ", problems);
-  const std::string sha = fl::Sha256Files({run.result.weights_path});
-  const bool weights = sha == cert.at("final").at("weights_sha256");
-  if (!weights) problems.push_back("replay: the re-trained final weights differ (SHA-256 " + sha + ")");
-  return {{"rounds", rounds.size()}, {"rounds_matched", matched}, {"weights_match", weights},
-          {"transcript_final", run.result.history.empty() ? run.result.transcript_start
-                                                          : run.result.history.back().transcript}};
+  return ReplayVerdict(cert.at("rounds"), replayed, run.result.transcript_start, "messages or global model differ",
+                       fl::Sha256Files({run.result.weights_path}), cert.at("final").at("weights_sha256"), "weights_match",
+                       "final weights", problems);
 }
 
 }  // namespace dpfl::cli

@@ -196,17 +196,12 @@ nlohmann::json RunOne(const TrainArgs& a, double lambda, const std::string& out_
   certify::RunFiles files;
   files.weights_sha256 = fl::Sha256Files({result.weights_path});
   files.metrics_sha256 = fl::Sha256Files({result.metrics_path});
-  std::optional<std::string> public_hex;
-  if (signing) public_hex = certify::Hex(signing->public_key.data(), signing->public_key.size());
-  const nlohmann::json cert =
-      certify::BuildCertificate(run.configuration, dataset_json, DPFL_FL_CODE_VERSION, result, files, public_hex);
-  const std::string cert_path = (fs::path(out_dir) / "certificate.json").string();
-  const std::string text = cert.dump(2) + "\n";
-  fl::WriteFileAtomic(cert_path, text);
+  const nlohmann::json cert = certify::BuildCertificate(run.configuration, dataset_json, DPFL_FL_CODE_VERSION, result,
+                                                        files, SigningPublicHex(signing));
   nlohmann::json out = {{"mechanism", a.mechanism}, {"eps_p", a.eps_p}, {"lambda", lambda},
                         {"final_test_accuracy", result.final_test.accuracy},
                         {"best_val_accuracy", 0.0}, {"rounds", result.history.size()},
-                        {"out", out_dir}, {"certificate", cert_path}, {"metrics", result.metrics_path},
+                        {"out", out_dir}, {"metrics", result.metrics_path},
                         {"weights", result.weights_path},
                         {"plots", a.no_plots ? std::vector<std::string>{} : PlotRun(out_dir, a.mechanism)},
                         {"signed", signing.has_value()}, {"keys", a.keys},
@@ -220,12 +215,7 @@ nlohmann::json RunOne(const TrainArgs& a, double lambda, const std::string& out_
         if (g["notion"].get<std::string>().rfind("tight central", 0) == 0) out["certified_central_epsilon_hi"] = g["epsilon_hi"];
       }
   }
-  if (signing) {
-    fl::WriteFileAtomic(cert_path + ".sig", certify::Sign(text, *signing));
-    out["signature"] = cert_path + ".sig";
-  } else {
-    std::remove((cert_path + ".sig").c_str());  // a stale signature of an earlier run would mislead
-  }
+  out["certificate"] = WriteCertificateFiles(cert, out_dir, signing, out);
   double best = 0;
   for (const auto& r : result.history) best = std::max(best, r.val_accuracy);
   out["best_val_accuracy"] = best;
@@ -279,18 +269,11 @@ nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, c
       return out;
     }
     const Trained run = TrainRun(a, cfg.at("lambda").get<double>(), dir, split);
-    const nlohmann::json& rounds = cert.at("rounds");
     std::vector<std::string> replayed;
     for (const auto& r : run.result.history) replayed.push_back(r.transcript);
-    const std::size_t matched =
-        CompareTranscripts(rounds, replayed, "broadcast ranges, messages or global model differ", problems);
-    const std::string sha = fl::Sha256Files({run.result.weights_path});
-    const bool weights = sha == cert.at("final").at("weights_sha256");
-    if (!weights) problems.push_back("replay: the re-trained final weights differ (SHA-256 " + sha + ")");
-    out["rounds"] = rounds.size();
-    out["rounds_matched"] = matched;
-    out["weights_match"] = weights;
-    out["transcript_final"] = run.result.history.empty() ? run.result.transcript_start : run.result.history.back().transcript;
+    out.update(ReplayVerdict(cert.at("rounds"), replayed, run.result.transcript_start,
+                             "broadcast ranges, messages or global model differ", fl::Sha256Files({run.result.weights_path}),
+                             cert.at("final").at("weights_sha256"), "weights_match", "final weights", problems));
   } catch (const fl::MonitorFailure& e) {
     problems.push_back(std::string("replay: ") + e.what());
   }

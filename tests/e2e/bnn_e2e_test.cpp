@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "testing/forgery.hpp"
@@ -50,28 +51,14 @@ const std::string& Genuine() {
   return dir;
 }
 
-struct Verdict {
-  int exit_code;
-  json out;
-  std::string err;
-};
+using dpfl::testing::Verdict;
 Verdict Verify(const std::string& dir, const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> args = {"verify-certificate", dir + "/certificate.json"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  const auto r = RunProgram(kDpfl, args, Scratch());
-  json out;
-  if (!r.out.empty()) out = json::parse(r.out);
-  return {r.exit_code, out, r.err};
+  return dpfl::testing::VerifyRun(kDpfl, dir, Scratch(), extra);
 }
 
 // A copy of the genuine run whose certificate is `cert` (redigested, as a forger would).
 std::string Forged(const std::string& name, json cert) {
-  const std::string dir = Scratch() + name;
-  fs::remove_all(dir);
-  fs::copy(Genuine(), dir, fs::copy_options::recursive);
-  Redigest(cert);
-  dpfl::testing::WriteFileBytes(dir + "/certificate.json", cert.dump(2) + "\n");
-  return dir;
+  return dpfl::testing::ForgedCopy(Genuine(), Scratch() + name, std::move(cert));
 }
 
 TEST(BnnE2e, RunIsDeterministicAndItsCertificateVerifiesAndReplays) {

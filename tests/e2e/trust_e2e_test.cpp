@@ -60,28 +60,14 @@ const SignedRun& Genuine() {
 
 // A copy of the genuine run directory whose certificate.json is `cert` (redigested).
 std::string Forged(const std::string& name, json cert, bool redigest = true) {
-  const std::string dir = Scratch() + name;
-  fs::remove_all(dir);
-  fs::copy(Genuine().dir, dir, fs::copy_options::recursive);
-  if (redigest) Redigest(cert);
-  dpfl::testing::WriteFileBytes(dir + "/certificate.json", cert.dump(2) + "\n");
-  return dir;
+  return dpfl::testing::ForgedCopy(Genuine().dir, Scratch() + name, std::move(cert), redigest);
 }
 
 json Certificate() { return json::parse(ReadBytes(Genuine().dir + "/certificate.json")); }
 
-struct Verdict {
-  int exit_code;
-  json out;
-  std::string err;
-};
-Verdict Verify(const std::string& dir, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"verify-certificate", dir + "/certificate.json"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  const auto r = RunProgram(kDpfl, args, Scratch());
-  Verdict v{r.exit_code, json(), r.err};
-  if (!r.out.empty()) v.out = json::parse(r.out);
-  return v;
+using dpfl::testing::Verdict;
+Verdict Verify(const std::string& dir, const std::vector<std::string>& extra = {}) {
+  return dpfl::testing::VerifyRun(kDpfl, dir, Scratch(), extra);
 }
 
 TEST(TrustE2e, GenuineSignedCertificateVerifies) {
