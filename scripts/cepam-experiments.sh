@@ -11,7 +11,7 @@
 # momentum 0.9 (reset every round, E-X5); the rounds (not stated by the paper) are ROUNDS.
 #
 #   DPFL=build/production/dpfl OUT=results/cepam DATASETS="mnist fashion-mnist" ROUNDS=60 SEEDS="1 2 3" \
-#     GRIDS="table1 table2 eps" JOBS=2 scripts/cepam-experiments.sh
+#     GRIDS="table1 table2 eps" MODELS="cepam-mlp cepam-cnn" JOBS=2 scripts/cepam-experiments.sh
 set -euo pipefail
 DPFL="${DPFL:-build/production/dpfl}"
 OUT="${OUT:-results/cepam}"
@@ -20,6 +20,7 @@ ROUNDS="${ROUNDS:-60}"
 SEEDS="${SEEDS:-1 2 3}"
 GRIDS="${GRIDS:-table1 table2 eps}"
 EPSILONS="${EPSILONS:-1 4 16 64}"
+MODELS="${MODELS:-cepam-mlp cepam-cnn}"  # table1's models
 JOBS="${JOBS:-2}"
 
 [ -x "$DPFL" ] || { echo "cepam-experiments: $DPFL not found (build first, or set DPFL)" >&2; exit 2; }
@@ -29,7 +30,7 @@ for grid in $GRIDS; do
     for seed in $SEEDS; do
       case "$grid" in
         table1)
-          for model in cepam-mlp cepam-cnn; do
+          for model in $MODELS; do
             for method in fl fl-sdq fl-gaussian fl-gaussian-sdq cepam-gaussian-n1 cepam-gaussian-n2 cepam-gaussian-n3; do
               runs+=("$grid $dataset $model $method $seed")
             done
