@@ -79,6 +79,64 @@ nlohmann::json Row(const std::string& notion, const std::string& observer, const
   return g;
 }
 
+// Who sees a client's decoded update X^k = X~^k + Z and nothing else: for the baselines the server
+// (it receives X~ + Z); for CEPAM anyone but the server, which holds the client's shared
+// randomness (the layer and the dithers) and so sees more than X^k.
+std::string UpdateObserver(fl::CepamFlMechanism m) {
+  const bool cepam = m == fl::CepamFlMechanism::kCepamGaussian || m == fl::CepamFlMechanism::kCepamLaplace;
+  return cepam ? "anyone who sees a client's decoded update but not its shared randomness (another client, an "
+                 "eavesdropper on the broadcast; not the server)"
+               : "the server, which receives each client's noised update X~ + Z on its own (and anyone who sees it)";
+}
+
+// The server's view of a CEPAM client holds the shared randomness S (every layer U~_j and every
+// dither), and given S the message is a deterministic function of the update: the layered noise is
+// Gaussian/Laplace only marginally over S. For n = 1 and c = 1 (one trial per block, step
+// Delta_j = 2 r_j) the lattice index of block j differs between updates x, x' with probability
+// min(1, |x_j − x'_j|/Delta_j) over the dither, so by the union bound over blocks and ‖x − x'‖₁ ≤
+// 2γ√m the message differs with probability at most 2γ√m · E[1/Delta] =
+//   Gaussian (r = σ√U~, U~ ~ χ²_3, E[U~^(−1/2)] = √(2/π)):  √(2/π) γ√m/σ,
+//   Laplace  (r = bU~,  U~ ~ Gamma(2, 1), E[1/U~] = 1):      γ√m/b.
+// A mechanism whose outputs on neighbours differ with probability at most δ0 is (0, δ0)-DP, and
+// Theorem 7 (every κ has δ_κ ≤ δ0) makes the round (0, p_s·min(1, δ0))-DP. n > 1 or c > 1
+// (rejected trials) has no such bound here.
+Interval SharedRandomnessDelta(fl::CepamFlMechanism m, const Setting& s, const Rational& scale, const Rational& p_s) {
+  const ref::Enclosure sqrt_m = ref::Sqrt(ref::Enclosure(kPrec, Rational(ref::Int(s.m))));
+  ref::Enclosure bound = s.clip * sqrt_m / scale;
+  if (m == fl::CepamFlMechanism::kCepamGaussian)
+    bound = bound * ref::Sqrt(ref::Enclosure(kPrec, Rational(2)) / ref::Pi(kPrec));
+  const Interval b = ref::ToInterval(bound);
+  const auto capped = [](const Rational& x) { return x < 1 ? x : Rational(1); };
+  return Interval(p_s * capped(b.lo()), p_s * capped(b.hi()));
+}
+
+constexpr const char* kServerNotion = "(0, delta)-DP per client against the server, which holds the shared randomness";
+
+// The row of SharedRandomnessDelta (cepam-* only).
+nlohmann::json SharedRandomnessRow(const nlohmann::json& cfg, fl::CepamFlMechanism m, const Setting& s,
+                                   const Rational& scale, const Rational& p_s, Interval* delta) {
+  constexpr const char* kObserver = "the server: it decodes each client's message with the client's shared randomness";
+  if (Int(cfg, "lattice_dim") != 1)
+    return Guarantee(kServerNotion, kUnit, kAdjacency, kObserver, kPerRound, nullptr, "", false,
+                     "the server holds the layer and the dithers, so given them the message is a deterministic function "
+                     "of the update; for n > 1 (rejected trials) no bound is computed here");
+  *delta = SharedRandomnessDelta(m, s, scale, p_s);
+  const Interval zero(Rational(0));
+  return Row(kServerNotion, kObserver, kPerRound, zero, *delta,
+             "given the shared randomness the message is a deterministic function of the update (the noise is "
+             "Gaussian/Laplace only marginally over it): delta = p_s min(1, P(the message differs)), by the union "
+             "bound over blocks");
+}
+
+// A δ enclosure as an exact interval, except that a δ below 10^−300 is stated as [0, 2^−996]:
+// HiDouble rounds the upper end up, so the true δ is below it, and the exact dyadic endpoints
+// of a δ like 10^−(10^8) (a σ far above the sensitivity) would be numbers of 10^8 digits.
+Interval DeltaInterval(const ref::Enclosure& delta) {
+  static const Rational kTiny = ref::Pow2(-996);  // ≈ 1.5·10^−300
+  if (delta.HiDouble() < 1e-300) return Interval(Rational(0), kTiny);  // 10^−300 < 2^−996
+  return ref::ToInterval(delta);
+}
+
 // ε̃ > 0 for the target ε, as a rational at or below the exact inverse (so ε(ε̃) ≤ ε).
 Rational EpsTilde(const Rational& eps, const Rational& p_s) {
   const Interval e = ref::ToInterval(ref::BaseEpsilon(eps, p_s, kPrec));
@@ -95,7 +153,7 @@ void GaussianRows(const nlohmann::json& cfg, const Setting& s, nlohmann::json& p
   ref::Thm12Params params{sigma, eps_tilde, s.tau, s.clients, s.clip, s.n_k};
   const ref::Thm12Result printed = ref::Theorem12(params, ref::Thm12Variant::kAsPrinted, kPrec);
   const Interval eps_i = ref::ToInterval(printed.epsilon);
-  const Interval d_printed = ref::ToInterval(printed.delta);
+  const Interval d_printed = DeltaInterval(printed.delta);
   const Interval floor = ref::ToInterval(ref::Theorem12Floor(eps_tilde, s.tau, s.n_k, kPrec));
   // E-P3: a δ at or above what every mechanism of this kind meets with σ = 0 (p_s per round,
   // spec §4.7's trivial bound; min(1, T p_s) over T rounds) certifies nothing about the noise.
@@ -112,38 +170,42 @@ void GaussianRows(const nlohmann::json& cfg, const Setting& s, nlohmann::json& p
                   "valid upper bound (E-P2) with the conservative sensitivity 2 tau gamma/K (E-P4); floor (sigma -> 0) " +
                       DecUp(floor.hi()) + "." + vacuous));
   const ref::Thm12Result corrected = ref::Theorem12(params, ref::Thm12Variant::kSensitivityCorrected, kPrec);
-  const Interval d_corrected = ref::ToInterval(corrected.delta_capped);
+  const Interval d_corrected = DeltaInterval(corrected.delta_capped);
   g.push_back(Row("(epsilon, delta)-DP, Theorem 12 corrected (E-P2 capped summands, E-P4 sensitivity 2 gamma/K)",
                   "the other clients, who see the average (trusted server)", kPerRound, eps_i, d_corrected,
                   vacuity(d_corrected, p_s)));
   if (s.clients >= 2) {
     const ref::Thm12Result own = ref::Theorem12(params, ref::Thm12Variant::kOwnNoiseSubtracted, kPrec);
-    const Interval d_own = ref::ToInterval(own.delta_capped);
+    const Interval d_own = DeltaInterval(own.delta_capped);
     g.push_back(Row("(epsilon, delta)-DP against one curious client who removes its own noise (E-P6)",
                     "one other client (it knows its own noise; sigma~ = sigma sqrt(K - 1)/K)", kPerRound, eps_i, d_own,
                     vacuity(d_own, p_s)));
   }
+  const fl::CepamFlMechanism mech = fl::ParseCepamFlMechanism(s.mechanism);
+  const bool cepam = mech == fl::CepamFlMechanism::kCepamGaussian;
   ref::Thm12Params one = params;
   one.clients = 1;
-  const ref::Thm12Result server = ref::Theorem12(one, ref::Thm12Variant::kSensitivityCorrected, kPrec);
-  const Interval d_server = ref::ToInterval(server.delta_capped);
-  g.push_back(Row("(epsilon, delta)-DP per client against the server",
-                  "the server, which decodes each client's update on its own (l2 sensitivity 2 gamma, noise sigma)",
-                  kPerRound, eps_i, d_server,
-                  "Theorem 12's corrected form at K = 1: no averaging protects a client from the server that "
-                  "decodes its message." + vacuity(d_server, p_s)));
+  const ref::Thm12Result single = ref::Theorem12(one, ref::Thm12Variant::kSensitivityCorrected, kPrec);
+  const Interval d_single = DeltaInterval(single.delta_capped);
+  g.push_back(Row("(epsilon, delta)-DP per client, one decoded update (l2 sensitivity 2 gamma, noise sigma)",
+                  UpdateObserver(mech), kPerRound, eps_i, d_single,
+                  "Theorem 12's corrected form at K = 1: no averaging protects a client from whoever sees its own "
+                  "decoded update." + vacuity(d_single, p_s)));
   const Rational T(static_cast<long>(s.rounds));
   const auto capped = [](const Rational& x) { return x < 1 ? x : Rational(1); };  // a δ above 1 says nothing more
-  const Interval d_total(capped(d_server.lo() * T), capped(d_server.hi() * T));
-  g.push_back(Row("(epsilon, delta)-DP per client against the server, whole run", "the server",
+  const Interval d_total(capped(d_single.lo() * T), capped(d_single.hi() * T));
+  g.push_back(Row("(epsilon, delta)-DP per client, one decoded update, whole run", UpdateObserver(mech),
                   "T rounds, basic composition (T epsilon, T delta)", Interval(Rational(eps_i.lo() * T), Rational(eps_i.hi() * T)),
                   d_total, vacuity(d_total, capped(p_s * T))));
+  Interval d_server = d_single;  // the baselines' server sees the decoded update only
+  if (cepam) g.push_back(SharedRandomnessRow(cfg, mech, s, sigma, p_s, &d_server));
   if (!Field(cfg, "delta").is_null()) {  // the (ε, δ) target and whether the calibrated row meets it
     const std::string mode = Str(cfg, "calibration");
-    const std::size_t row = mode == "printed" ? 0 : (mode == "corrected" ? 1 : g.size() - 2);
+    const std::size_t row = mode == "printed" ? 0 : (mode == "corrected" ? 1 : (cepam ? g.size() - 1 : g.size() - 2));
     const Interval& d = mode == "printed" ? d_printed : (mode == "corrected" ? d_corrected : d_server);
+    const bool bounded = g[row].at("applies").get<bool>();  // cepam n > 1 has no server bound
     p["target"] = {{"eps", Field(cfg, "eps")}, {"delta", Field(cfg, "delta")}, {"calibration", mode},
-                   {"row", g[row]["notion"]}, {"met", d.hi() <= Exact(Num(cfg, "delta"))}};
+                   {"row", g[row]["notion"]}, {"met", bounded && d.hi() <= Exact(Num(cfg, "delta"))}};
   }
 }
 
@@ -159,8 +221,9 @@ void LaplaceRows(const nlohmann::json& cfg, const Setting& s, nlohmann::json& p)
   };
   const Rational two_tau_gamma = 2 * tau * s.clip;
   const Rational printed_tilde = two_tau_gamma / b;
+  const fl::CepamFlMechanism mech = fl::ParseCepamFlMechanism(s.mechanism);
   nlohmann::json row = Guarantee("epsilon-DP, seed-002 Theorem 13 as printed (epsilon~ = 2 tau gamma/b)", kUnit,
-                                 kAdjacency, "anyone who sees a client's decoded update, the server included", kPerRound,
+                                 kAdjacency, UpdateObserver(mech), kPerRound,
                                  nullptr, "", false,
                                  "E-P5: Theorem 10 is scalar; under l2 clipping the l1 sensitivity of an m-vector is "
                                  "2 gamma sqrt(m), not 2 gamma, so this value is not a guarantee");
@@ -168,16 +231,20 @@ void LaplaceRows(const nlohmann::json& cfg, const Setting& s, nlohmann::json& p)
   g.push_back(row);
   const Rational corrected_tilde = ref::ToInterval(two_tau_gamma * sqrt_m / b).hi();
   const Interval zero(Rational(0));
-  g.push_back(Row("epsilon-DP, Theorem 13 corrected (E-P5: epsilon~ = 2 tau gamma sqrt(m)/b)",
-                  "anyone who sees a client's decoded update, the server included", kPerRound, amplified(corrected_tilde),
+  g.push_back(Row("epsilon-DP, Theorem 13 corrected (E-P5: epsilon~ = 2 tau gamma sqrt(m)/b)", UpdateObserver(mech),
+                  kPerRound, amplified(corrected_tilde),
                   zero, ""));
   const Rational tight_tilde = ref::ToInterval(Rational(2 * s.clip) * sqrt_m / b).hi();
   const Interval tight = amplified(tight_tilde);
-  g.push_back(Row("epsilon-DP, Theorem 13 corrected (E-P5 and E-P4: epsilon~ = 2 gamma sqrt(m)/b)",
-                  "anyone who sees a client's decoded update, the server included", kPerRound, tight, zero, ""));
+  g.push_back(Row("epsilon-DP, Theorem 13 corrected (E-P5 and E-P4: epsilon~ = 2 gamma sqrt(m)/b)", UpdateObserver(mech),
+                  kPerRound, tight, zero, ""));
   const Rational T(static_cast<long>(s.rounds));
-  g.push_back(Row("epsilon-DP per client against the server, whole run", "the server",
+  g.push_back(Row("epsilon-DP per client, one decoded update, whole run", UpdateObserver(mech),
                   "T rounds, basic composition (T epsilon)", Interval(Rational(tight.lo() * T), Rational(tight.hi() * T)), zero, ""));
+  if (mech == fl::CepamFlMechanism::kCepamLaplace) {
+    Interval unused;
+    g.push_back(SharedRandomnessRow(cfg, mech, s, b, p_s, &unused));
+  }
   p["eps_tilde_corrected"] = DecUp(corrected_tilde);
 }
 
@@ -219,6 +286,24 @@ double CalibrateCepamNoise(const CepamCalibrationRequest& r) {
   const long tau = static_cast<long>(r.local_steps), n_k = static_cast<long>(r.n_k);
   const Rational p_s = ref::SubsamplingProbability(n_k, tau);
   const Rational eps_tilde = EpsTilde(Exact(r.eps), p_s);
+  const bool cepam = mech == fl::CepamFlMechanism::kCepamGaussian || mech == fl::CepamFlMechanism::kCepamLaplace;
+  if (cepam && r.calibration == "server") {
+    // The server holds the shared randomness: only the (0, δ) bound of SharedRandomnessDelta applies.
+    if (mech == fl::CepamFlMechanism::kCepamLaplace)
+      throw InvalidArgument("--calibration", "cepam-laplace against the server, which holds the shared randomness, has "
+                                             "only a (0, delta) bound and no epsilon to calibrate to; use printed or "
+                                             "corrected (against the other clients) or fl-laplace");
+    if (r.lattice_dim != 1)
+      throw InvalidArgument("--calibration", "server: the shared-randomness bound is computed for n = 1 only");
+    if (!(std::isfinite(r.delta) && r.delta > 0 && r.delta < 1)) throw InvalidArgument("--delta", "must be in (0, 1)");
+    if (Exact(r.delta) >= p_s)
+      throw InvalidArgument("--delta", "E-P3: delta >= p_s = " + Dec(p_s) + ": the target would certify no noise");
+    // p_s √(2/π) γ√m / σ ≤ δ  ⇔  σ ≥ p_s √(2/π) γ√m / δ.
+    const ref::Enclosure sigma = p_s * Exact(r.clip) *
+                                 ref::Sqrt(ref::Enclosure(kPrec, Rational(ref::Int(r.parameters)))) *
+                                 ref::Sqrt(ref::Enclosure(kPrec, Rational(2)) / ref::Pi(kPrec)) / Exact(r.delta);
+    return sigma.HiDouble();
+  }
   if (fl::CepamFlLaplace(mech)) {
     const Rational factor = r.calibration == "printed" ? 2 * Rational(tau) * Exact(r.clip) : 2 * Exact(r.clip);
     const ref::Enclosure b = factor * ref::Sqrt(ref::Enclosure(kPrec, Rational(ref::Int(r.parameters)))) / eps_tilde;
@@ -336,6 +421,7 @@ void VerifyCepamCertificate(const nlohmann::json& cert, const VerifyOptions& opt
     CepamCalibrationRequest request;
     request.mechanism = Str(cfg, "mechanism");
     request.calibration = Str(cfg, "calibration");
+    request.lattice_dim = Int(cfg, "lattice_dim");
     request.eps = Num(cfg, "eps");
     if (gaussian) request.delta = Num(cfg, "delta");
     request.clip = config.uplink.clip;

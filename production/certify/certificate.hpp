@@ -192,13 +192,16 @@ fl::CepamTrainConfig CepamTrainConfigFromJson(const nlohmann::json& configuratio
 //    Theorem 12's δ (16) ≤ δ; Laplace: b = 2τγ√m/ε̃ (the corrected scale of E-P5);
 //  * "corrected": Gaussian: Theorem 12 with capped summands and Δ2 = 2γ/K (E-P2, E-P4); Laplace:
 //    b = 2γ√m/ε̃ (E-P4 and E-P5);
-//  * "server": the per-client guarantee against the server (Gaussian: Δ2 = 2γ, σ̃ = σ; Laplace: as
-//    "corrected", whose guarantee already holds against the server).
+//  * "server": the per-client guarantee against the server. Baselines (the server sees X~ + Z):
+//    Gaussian Δ2 = 2γ, σ̃ = σ; Laplace as "corrected". cepam-gaussian with n = 1 (the server holds
+//    the shared randomness): σ = p_s √(2/π) γ√m/δ, the smallest σ whose (0, δ) bound meets δ;
+//    cepam-laplace: InvalidArgument (no ε to calibrate).
 // InvalidArgument("--delta") when δ ≥ p_s (every mechanism of this kind, σ = 0 included, is
 // (ε, p_s)-DP: spec §4.7's trivial bound) or the row's σ → 0 limit is already ≤ δ (E-P3: the target
 // would certify no noise; for "printed" that limit is (16)'s floor, ≥ p_s).
 struct CepamCalibrationRequest {
   std::string mechanism, calibration = "printed";
+  int lattice_dim = 1;
   double eps = 1, delta = 1e-5, clip = 1;
   std::uint32_t local_steps = 15, clients = 30;
   std::uint64_t n_k = 1, parameters = 1;

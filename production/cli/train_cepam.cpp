@@ -61,6 +61,7 @@ certify::CepamCalibrationRequest Request(const TrainArgs& a, double eps, double 
   certify::CepamCalibrationRequest r;
   r.mechanism = a.mechanism;
   r.calibration = a.calibration;
+  r.lattice_dim = a.lattice_dim;
   r.eps = eps;
   r.delta = delta;
   r.clip = a.clip;

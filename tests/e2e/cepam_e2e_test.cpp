@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -88,11 +90,15 @@ TEST(CepamE2e, CalibratedRunVerifiesReplaysAndMeasuresBits) {
   EXPECT_GT(comm["h_bits"].get<std::uint64_t>(), 0u);
 
   const json& g = cert["privacy"]["guarantees"];
-  ASSERT_EQ(g.size(), 5u);
-  for (const auto& row : g) {
-    EXPECT_TRUE(row["applies"].get<bool>()) << row.dump();
-    EXPECT_LE(Hi(row), 2.0 * (row["composition"].get<std::string>().rfind("T rounds", 0) == 0 ? 3 : 1) + 1e-12);
+  ASSERT_EQ(g.size(), 6u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_TRUE(g[i]["applies"].get<bool>()) << g[i].dump();
+    EXPECT_LE(Hi(g[i]), 2.0 * (g[i]["composition"].get<std::string>().rfind("T rounds", 0) == 0 ? 3 : 1) + 1e-12);
   }
+  // The server holds the shared randomness (layer and dithers): with n = 2 no bound is computed.
+  EXPECT_NE(g[5]["notion"].get<std::string>().find("shared randomness"), std::string::npos);
+  EXPECT_FALSE(g[5]["applies"].get<bool>());
+  EXPECT_NE(g[3]["observer"].get<std::string>().find("not the server"), std::string::npos);
   EXPECT_LE(Delta(g[0]), 1e-6);                  // the calibration target, in Theorem 12 as printed
   EXPECT_EQ(cert["privacy"]["target"]["calibration"], "printed");
   EXPECT_TRUE(cert["privacy"]["target"]["met"].get<bool>());
@@ -158,6 +164,17 @@ TEST(CepamE2e, CalibrationRowsOrderTheNoise) {
   }
   EXPECT_LT(sigma["corrected"], sigma["server"]);
   EXPECT_LT(sigma["server"], sigma["printed"]);
+  // CEPAM against the server, which holds the shared randomness (n = 1): only the (0, delta) bound
+  // p_s sqrt(2/pi) gamma sqrt(m)/sigma applies, so the server target needs far more noise.
+  const std::string dir = Scratch() + "cal-cepam-server";
+  const auto r = RunProgram(kDpfl, Train(dir, {"--mechanism", "cepam-gaussian", "--clip", "0.05", "--eps", "2", "--delta",
+                                               "1e-6", "--calibration", "server"}, "1"), Scratch());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json cert = json::parse(ReadBytes(dir + "/certificate.json"));
+  EXPECT_TRUE(cert["privacy"]["target"]["met"].get<bool>());
+  EXPECT_NE(cert["privacy"]["target"]["row"].get<std::string>().find("shared randomness"), std::string::npos);
+  EXPECT_GT(cert["configuration"]["sigma"].get<double>(), 1000 * sigma["server"]);
+  EXPECT_EQ(Verify(dir).exit_code, 0);
 }
 
 TEST(CepamE2e, LaplaceAndBaselines) {
@@ -167,10 +184,16 @@ TEST(CepamE2e, LaplaceAndBaselines) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const json cert = json::parse(ReadBytes(dir + "/certificate.json"));
     const json& g = cert["privacy"]["guarantees"];
-    ASSERT_EQ(g.size(), 4u);
+    ASSERT_EQ(g.size(), 5u);
     EXPECT_FALSE(g[0]["applies"].get<bool>());  // as printed: not a guarantee under l2 clipping
     EXPECT_LE(Hi(g[1]), 8.0);                    // the corrected row meets the target
     EXPECT_LE(Hi(g[2]), Hi(g[1]));
+    // n = 1: the server, holding the shared randomness, gets only (0, p_s min(1, gamma sqrt(m)/b)).
+    EXPECT_TRUE(g[4]["applies"].get<bool>());
+    EXPECT_EQ(g[4]["epsilon_hi"], "0");
+    const double p_s = std::stod(cert["privacy"]["p_s"].get<std::string>());
+    const double bound = std::sqrt(cert["configuration"]["parameters"].get<double>()) / cert["configuration"]["b"].get<double>();
+    EXPECT_NEAR(Delta(g[4]), p_s * std::min(1.0, bound), 1e-9);
     EXPECT_EQ(Verify(dir).exit_code, 0);
   }
   for (const std::string mech : {"fl", "fl-sdq", "fl-gaussian-sdq"}) {

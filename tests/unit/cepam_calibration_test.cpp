@@ -101,7 +101,7 @@ TEST(CepamCalibration, GaussianSigmaIsTheSmallestThatMeetsTheCalibratedRow) {
     for (const std::string mode : {"printed", "corrected", "server"}) {
       double sigma = 0;
       try {
-        sigma = CalibrateCepamNoise(Request("cepam-gaussian", mode, s, delta));
+        sigma = CalibrateCepamNoise(Request("fl-gaussian", mode, s, delta));  // the server sees X~ + Z only
       } catch (const dpfl::InvalidArgument& e) {  // vacuous for this setting: the floor is below δ
         ADD_FAILURE() << mode << ": " << e.what();
         continue;
@@ -109,6 +109,23 @@ TEST(CepamCalibration, GaussianSigmaIsTheSmallestThatMeetsTheCalibratedRow) {
       EXPECT_LE(GaussianDelta(s, sigma, mode), Rational(delta)) << mode << " m = " << s.m;
       EXPECT_GT(GaussianDelta(s, sigma * (1 - 0x1p-12), mode), Rational(delta)) << mode << " m = " << s.m;
     }
+  }
+}
+
+TEST(CepamCalibration, CepamAgainstTheServerUsesTheSharedRandomnessBound) {
+  // The server holds CEPAM's layer and dithers: for n = 1 its view is bounded only by
+  // (0, p_s min(1, sqrt(2/pi) gamma sqrt(m)/sigma)); the calibrated sigma meets delta and is the smallest.
+  for (const Setting& s : kGrid) {
+    const Rational p_s = ref::SubsamplingProbability(static_cast<long>(s.n_k), s.tau);
+    const double delta = p_s.convert_to<double>() * 1e-4;
+    const double sigma = CalibrateCepamNoise(Request("cepam-gaussian", "server", s, delta));
+    const auto bound = [&](double sig) {
+      const ref::Enclosure e = p_s * Rational(s.clip) * ref::Sqrt(ref::Enclosure(kPrec, Rational(ref::Int(s.m)))) *
+                               ref::Sqrt(ref::Enclosure(kPrec, Rational(2)) / ref::Pi(kPrec)) / Rational(sig);
+      return ref::ToInterval(e);
+    };
+    EXPECT_LE(bound(sigma).hi(), Rational(delta)) << "m = " << s.m;
+    EXPECT_GT(bound(sigma * (1 - 1e-9)).lo(), Rational(delta)) << "m = " << s.m;
   }
 }
 
@@ -151,6 +168,11 @@ TEST(CepamCalibration, VacuousTargetsAndBadRequestsAreRejected) {
     }
   }
   EXPECT_THROW(CalibrateCepamNoise(Request("cepam-gaussian", "tight", s, 1e-6)), dpfl::InvalidArgument);
+  // Against the server, which holds CEPAM's shared randomness: no epsilon for Laplace, no bound for n > 1.
+  EXPECT_THROW(CalibrateCepamNoise(Request("cepam-laplace", "server", s, 0)), dpfl::InvalidArgument);
+  CepamCalibrationRequest n2 = Request("cepam-gaussian", "server", s, 1e-6);
+  n2.lattice_dim = 2;
+  EXPECT_THROW(CalibrateCepamNoise(n2), dpfl::InvalidArgument);
   EXPECT_THROW(CalibrateCepamNoise(Request("fl-sdq", "printed", s, 1e-6)), dpfl::InvalidArgument);
   Setting bad = s;
   bad.eps = -1;
