@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "dpfl/error.hpp"
@@ -141,15 +142,9 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
       quant::EncodeBnnUpload(config.binarizer, rr ? &*rr : nullptr, latents[i], ctx[i], i, uploads[i]);  // Alg. B, C
       mechanism += Seconds(m0);
       if (progress) {
-        TrainProgress p;
-        p.mechanism = "dpfl-bnn";
-        p.round = t;
-        p.rounds = config.rounds;
-        p.clients_done = i + 1;
-        p.clients = n;
-        p.elapsed_seconds = Seconds(start);
-        if (!result.history.empty()) p.last_val_accuracy = result.history.back().test_accuracy;
-        progress(p);
+        const std::optional<double> last =
+            result.history.empty() ? std::nullopt : std::optional<double>(result.history.back().test_accuracy);
+        progress(MakeProgress("dpfl-bnn", t, config.rounds, i + 1, n, Seconds(start), last, false));
       }
     }
     // Alg. D: the server's view is K_j only; Alg. E: the average and the mixing.
@@ -207,14 +202,8 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
   }
   WriteFileAtomic(result.models_path, models);
   if (progress) {
-    TrainProgress p;
-    p.mechanism = "dpfl-bnn";
-    p.round = p.rounds = config.rounds;
-    p.clients_done = p.clients = n;
-    p.elapsed_seconds = Seconds(start);
-    p.last_val_accuracy = result.history.back().test_accuracy;
-    p.finished = true;
-    progress(p);
+    progress(MakeProgress("dpfl-bnn", config.rounds, config.rounds, n, n, Seconds(start),
+                          result.history.back().test_accuracy, true));
   }
   return result;
 }

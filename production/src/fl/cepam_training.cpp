@@ -10,6 +10,7 @@
 #include <iomanip>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "dpfl/error.hpp"
@@ -155,15 +156,9 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
       rec.clipped_clients += report.clipped ? 1 : 0;
       norm_sum += report.update_norm;
       if (progress) {
-        TrainProgress p;
-        p.mechanism = CepamFlMechanismName(config.uplink.mechanism);
-        p.round = t;
-        p.rounds = config.rounds;
-        p.clients_done = i + 1;
-        p.clients = K;
-        p.elapsed_seconds = Seconds(start);
-        if (!result.history.empty()) p.last_val_accuracy = result.history.back().val_accuracy;
-        progress(p);
+        const std::optional<double> last =
+            result.history.empty() ? std::nullopt : std::optional<double>(result.history.back().val_accuracy);
+        progress(MakeProgress(CepamFlMechanismName(config.uplink.mechanism), t, config.rounds, i + 1, K, Seconds(start), last, false));
       }
     }
     for (std::size_t j = 0; j < m; ++j)  // server step 3, p_k = 1/K
@@ -198,14 +193,8 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
   result.final_weights = global;
   result.final_test = {result.history.back().test_loss, result.history.back().test_accuracy};
   if (progress) {
-    TrainProgress p;
-    p.mechanism = CepamFlMechanismName(config.uplink.mechanism);
-    p.round = p.rounds = config.rounds;
-    p.clients_done = p.clients = K;
-    p.elapsed_seconds = Seconds(start);
-    p.last_val_accuracy = result.history.back().val_accuracy;
-    p.finished = true;
-    progress(p);
+    progress(MakeProgress(CepamFlMechanismName(config.uplink.mechanism), config.rounds, config.rounds, K, K, Seconds(start),
+                          result.history.back().val_accuracy, true));
   }
   return result;
 }

@@ -406,4 +406,19 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
 
 void WriteFileAtomic(const std::string& path, const std::string& bytes) { WriteAtomic(path, bytes); }
 
+TrainProgress MakeProgress(const std::string& mechanism, std::uint32_t round, std::uint32_t rounds,
+                           std::uint32_t clients_done, std::uint32_t clients, double elapsed_seconds,
+                           std::optional<double> last_accuracy, bool finished) {
+  TrainProgress p;
+  p.mechanism = mechanism;
+  p.round = round;
+  p.rounds = rounds;
+  p.clients_done = clients_done;
+  p.clients = clients;
+  p.elapsed_seconds = elapsed_seconds;
+  p.last_val_accuracy = last_accuracy;
+  p.finished = finished;
+  return p;
+}
+
 }  // namespace dpfl::fl

@@ -87,6 +87,12 @@ struct TrainProgress {
   bool finished = false;          // the last call: every round is done
 };
 
+// A loop's progress report: client `clients_done` of `clients` in round `round` (0-based) of
+// `rounds`, or (finished) the end of the run; `last_accuracy` is the last completed round's.
+TrainProgress MakeProgress(const std::string& mechanism, std::uint32_t round, std::uint32_t rounds,
+                           std::uint32_t clients_done, std::uint32_t clients, double elapsed_seconds,
+                           std::optional<double> last_accuracy, bool finished);
+
 struct TrainHooks {
   // Called after each client of each round and once at the end; may be empty.
   std::function<void(const TrainProgress&)> progress;
