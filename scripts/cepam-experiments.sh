@@ -5,7 +5,7 @@
 #  * grid table1 (Table I): fl, fl-sdq, fl-gaussian, fl-gaussian-sdq, cepam-gaussian n = 1, 2, 3 at the
 #    paper's sigma = 0.001, gamma = 1 (spec 002 §5.3), both models;
 #  * grid table2 (Table II): fl, fl-sdq, fl-laplace, fl-laplace-sdq, cepam-laplace at b = 0.001, CNN;
-#  * grid eps: cepam-gaussian (n = 1) vs fl-gaussian-sdq with sigma calibrated to a per-round (eps, 1e-5)
+#  * grid eps: cepam-gaussian (n = 1) vs fl-gaussian and fl-gaussian-sdq with sigma calibrated to a per-round (eps, 1e-5)
 #    target by the corrected Theorem 12 row (--calibration corrected), gamma = 0.1, MLP.
 # Spec 002 §5.2 training: K = 30 clients, tau = 15 single-sample SGD steps per round, lr 0.01,
 # momentum 0.9 (reset every round, E-X5); the rounds (not stated by the paper) are ROUNDS.
@@ -41,7 +41,7 @@ for grid in $GRIDS; do
           done ;;
         eps)
           for eps in $EPSILONS; do
-            for method in cepam-gaussian fl-gaussian-sdq; do
+            for method in cepam-gaussian fl-gaussian fl-gaussian-sdq; do
               runs+=("$grid $dataset cepam-mlp $method-eps$eps $seed")
             done
           done ;;
