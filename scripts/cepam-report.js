@@ -7,14 +7,14 @@
 // certificates, which `dpfl verify-certificate` recomputes). Writes the mean test-accuracy curves
 // per (grid, dataset, model) as CSV into OUT_DIR.
 //
-//   node scripts/cepam-report.js RESULTS_DIR OUT_DIR
+//   node scripts/cepam-report.js RESULTS_DIR OUT_DIR [CERTIFICATE.json …]
 'use strict';
 const fs = require('fs');
 const path = require('path');
 
 const [dir, out] = process.argv.slice(2);
 if (!dir || !out) {
-  console.error('usage: node scripts/cepam-report.js RESULTS_DIR OUT_DIR');
+  console.error('usage: node scripts/cepam-report.js RESULTS_DIR OUT_DIR [CERTIFICATE.json ...]');
   process.exit(2);
 }
 fs.mkdirSync(out, { recursive: true });
@@ -49,7 +49,7 @@ function summary(rs) {
   const bpp = rs.reduce((a, r) => a + r.bpp, 0) / rs.length;
   return { m, ci, n: rs.length, bpp, rounds: rs[0].rounds };
 }
-const cell = (s) => (s ? `${s.m.toFixed(2)} ± ${Number.isNaN(s.ci) ? '–' : s.ci.toFixed(2)}` : 'not run');
+const cell = (s) => (s ? `${s.m.toFixed(2)} ± ${Number.isNaN(s.ci) ? '–' : s.ci.toFixed(2)} (${s.n})` : 'not run');
 const bits = (s) => (s ? s.bpp.toFixed(3) : '–');
 
 function curves(grid, dataset, model, methods) {
@@ -83,7 +83,7 @@ for (const dataset of ls(path.join(dir, 'table1'))) {
   const cnn = (m) => summary(runs('table1', dataset, 'cepam-cnn', m));
   const any = table1.map(mlp).find((s) => s) || table1.map(cnn).find((s) => s);
   console.log(`\n### Table I shape: ${dataset}, Gaussian family (sigma = 0.001, gamma = 1; ${any ? any.rounds : '?'} rounds; ` +
-              `test accuracy %, mean ± 95 % CI over ${any ? any.n : '?'} seeds; bits per parameter measured)\n`);
+              'test accuracy %, mean ± 95 % CI (seeds); bits per parameter measured)\n');
   console.log('| method | MLP (%) | MLP bits/param | CNN (%) | CNN bits/param |');
   console.log('|---|---|---|---|---|');
   for (const m of table1) console.log(`| ${names[m]} | ${cell(mlp(m))} | ${bits(mlp(m))} | ${cell(cnn(m))} | ${bits(cnn(m))} |`);
@@ -124,16 +124,19 @@ for (const dataset of ls(path.join(dir, 'eps'))) {
   }
   curves('eps', dataset, model, methods);
 }
-// The guarantees of the paper's setting (sigma = 0.001) as the certificates state them.
-for (const dataset of ls(path.join(dir, 'table1'))) {
-  const rs = runs('table1', dataset, 'cepam-mlp', 'cepam-gaussian-n1');
-  if (rs.length === 0) continue;
-  const p = rs[0].cert.privacy;
-  console.log(`\n### Guarantees at the paper's sigma = 0.001 (${dataset}, n_k = ${p.n_k}, p_s = ${Number(p.p_s).toPrecision(6)}, ` +
-              `eps = ${rs[0].cert.configuration.eps} per round)\n`);
-  console.log('| row | observer | epsilon | delta | note |');
+// The guarantee rows of the certificates named after OUT_DIR (e.g. runs of the paper's setting).
+for (const file of process.argv.slice(4)) {
+  const cert = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const p = cert.privacy;
+  const c = cert.configuration;
+  console.log(`\n### Guarantees: ${c.mechanism}, ${c.model}, ${c.sigma !== null ? `sigma = ${c.sigma}` : `b = ${c.b}`}, ` +
+              `gamma = ${c.clip} (${c.dataset}, n_k = ${p.n_k}, p_s = ${Number(p.p_s).toPrecision(6)}, m = ${p.parameters}` +
+              `${c.eps !== null ? `, eps = ${c.eps} per round` : ''})\n`);
+  console.log('| row | applies | epsilon | delta | observer |');
   console.log('|---|---|---|---|---|');
-  for (const g of p.guarantees)
-    console.log(`| ${g.notion} | ${g.observer} | ${g.epsilon_hi} | ${g.delta === null ? '–' : Number(g.delta).toPrecision(6)} | ` +
-                `${(g.reason || '').replace(/\|/g, '/')} |`);
+  for (const g of p.guarantees) {
+    const eps = g.epsilon_hi !== null ? Number(g.epsilon_hi).toPrecision(6)
+                                      : (g.epsilon_as_printed ? `(as printed: ${Number(g.epsilon_as_printed.hi).toPrecision(6)})` : '–');
+    console.log(`| ${g.notion} | ${g.applies ? 'yes' : 'no'} | ${eps} | ${g.delta === null ? '–' : Number(g.delta).toPrecision(4)} | ${g.observer} |`);
+  }
 }
