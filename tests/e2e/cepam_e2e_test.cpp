@@ -85,7 +85,9 @@ TEST(CepamE2e, CalibratedRunVerifiesReplaysAndMeasuresBits) {
   std::uint64_t sum = 0;
   for (const auto& round : cert["rounds"]) sum += round["uplink_bits"].get<std::uint64_t>();
   EXPECT_EQ(sum, comm["uplink_bits_total"].get<std::uint64_t>());
-  // n = 2 with c = 1: p_acc = π/4, so E[h] = 4/π ≈ 1.273 trials per block.
+  // n = 2 with c = 1: p_acc = π/4, so E[h] = 4/π ≈ 1.2732 trials per block. Over the run's 20,835
+  // blocks the mean's sd is √((1 − p)/p²/20835) ≈ 0.0040, so the ±0.05 band is 12 sd wide (false alarm
+  // < 10^−30); the mutants of docs/mutants.md that change p_acc (c < 1, α-scaled step) move E[h] by far more.
   EXPECT_NEAR(comm["mean_trials_per_block"].get<double>(), 1.2732, 0.05);
   EXPECT_GT(comm["h_bits"].get<std::uint64_t>(), 0u);
 
