@@ -46,15 +46,11 @@ bool Absent(double x) { return std::isnan(x); }
 
 nlohmann::json OptionalJson(double x) { return Absent(x) ? nlohmann::json(nullptr) : nlohmann::json(x); }
 
-// The smallest non-empty shard of the loop's split (the same functions, the same seed).
+// n_k: the smallest non-empty shard of the loop's own split (fl::MakeCepamShards).
 std::uint64_t SmallestShard(const TrainArgs& a, const data::Split& split) {
-  const auto shards = a.split == "iid" ? data::IidShares(split.train.size(), a.clients, a.seed)
-                                       : data::DirichletShares(split.train.labels, split.train.classes, a.clients, a.beta, a.seed);
-  std::uint64_t n = std::numeric_limits<std::uint64_t>::max();
-  for (const auto& s : shards)
-    if (!s.empty()) n = std::min<std::uint64_t>(n, s.size());
-  if (n == std::numeric_limits<std::uint64_t>::max()) throw InvalidArgument("--clients", "no client holds any data");
-  return n;
+  const fl::CepamShards shards = fl::MakeCepamShards(split.train, a.clients, a.split, a.beta, a.seed);
+  if (shards.min_nonempty == 0) throw InvalidArgument("--clients", "no client holds any data");
+  return shards.min_nonempty;
 }
 
 certify::CepamCalibrationRequest Request(const TrainArgs& a, double eps, double delta, std::uint64_t n_k, std::size_t m) {

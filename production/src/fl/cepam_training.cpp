@@ -79,6 +79,23 @@ std::string CepamTranscriptStart(const CepamTrainConfig& config, std::size_t par
   return h.Hex();
 }
 
+CepamShards MakeCepamShards(const data::Dataset& train, std::uint32_t clients, const std::string& split,
+                            double dirichlet_beta, std::uint64_t seed) {
+  CepamShards s;
+  s.indices = split == "iid" ? data::IidShares(train.size(), clients, seed)
+                             : data::DirichletShares(train.labels, train.classes, clients, dirichlet_beta, seed);
+  s.min_nonempty = std::numeric_limits<std::size_t>::max();
+  for (const auto& idx : s.indices) {
+    if (idx.empty()) {
+      ++s.empty;
+    } else {
+      s.min_nonempty = std::min(s.min_nonempty, idx.size());
+    }
+  }
+  if (s.empty == s.indices.size()) s.min_nonempty = 0;
+  return s;
+}
+
 void ValidateCepamTrainConfig(const CepamTrainConfig& c) {
   ValidateCepamUplink(c.uplink);
   if (c.clients < 1) throw InvalidArgument("--clients", "must be >= 1");
@@ -105,19 +122,11 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
   result.metrics_path = (dir / "metrics.csv").string();
   result.weights_path = (dir / "final_weights.bin").string();
   result.transcript_start = CepamTranscriptStart(config, m);
-  const auto shard_indices = config.split == "iid" ? data::IidShares(split.train.size(), K, config.seed)
-                                                   : data::DirichletShares(split.train.labels, split.train.classes, K,
-                                                                           config.dirichlet_beta, config.seed);
+  const CepamShards shards_of = MakeCepamShards(split.train, K, config.split, config.dirichlet_beta, config.seed);
   std::vector<data::Dataset> shards;
-  result.min_shard = std::numeric_limits<std::size_t>::max();
-  for (const auto& idx : shard_indices) {
-    shards.push_back(split.train.Subset(idx));
-    if (idx.empty()) {
-      ++result.empty_shards;
-    } else {
-      result.min_shard = std::min(result.min_shard, idx.size());
-    }
-  }
+  for (const auto& idx : shards_of.indices) shards.push_back(split.train.Subset(idx));
+  result.min_shard = shards_of.min_nonempty;
+  result.empty_shards = shards_of.empty;
   if (result.empty_shards == K) throw InvalidArgument("--clients", "no client holds any data");
   std::vector<rng::StreamKey> keys(K);
   for (std::uint32_t i = 0; i < K; ++i) keys[i] = DeriveKey(config.seed, "cepam-client", i);

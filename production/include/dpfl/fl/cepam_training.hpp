@@ -69,6 +69,17 @@ struct CepamTrainResult {
   std::string weights_path, metrics_path, transcript_start;
 };
 
+// The loop's client shards (IID equal shares, or Dirichlet(β) per class) and the smallest non-empty
+// one, n_k of the privacy theorems (E-P8; 0 if every shard is empty). The CLI calibrates with the
+// same function the loop trains with, so the two n_k cannot differ.
+struct CepamShards {
+  std::vector<std::vector<std::size_t>> indices;
+  std::size_t min_nonempty = 0;
+  std::uint32_t empty = 0;
+};
+CepamShards MakeCepamShards(const data::Dataset& train, std::uint32_t clients, const std::string& split,
+                            double dirichlet_beta, std::uint64_t seed);
+
 // Transcript hash chain (SHA-256, length-prefixed, little-endian):
 //   h_0 = H("dpfl-cepam-transcript-v1", fingerprint JSON, transcript_context)
 //   h_t = H("dpfl-cepam-round-v1", h_{t−1}, round t (u32), per client in order: client (u32),
