@@ -122,6 +122,56 @@ Enclosure DiscreteGaussianLaw::TailSumEulerMaclaurin(const Int& a) const {
   return main + Hull(-bound, bound);
 }
 
+Enclosure DiscreteGaussianLaw::FirstMomentTailSum(const Int& a) const {
+  if (a < 0) throw InvalidArgument("a", "the first-moment tail sum S1(a) needs an integer a >= 0");
+  return method_ == DiscreteGaussianSum::kDirect ? FirstMomentDirect(a) : FirstMomentEulerMaclaurin(a);
+}
+
+Enclosure DiscreteGaussianLaw::FirstMomentDirect(const Int& a) const {
+  const Rational c = Rational(1) / (2 * sigma2_);  // f(x) = e^{−c x²}
+  Int z = a == 0 ? Int(1) : a;                      // the z = 0 term is 0
+  const Rational rz(z);
+  Enclosure f = ExpQ(prec_, Rational(-c * rz * rz));       // f(z)
+  Enclosure r = ExpQ(prec_, Rational(-c * (2 * rz + 1)));  // r_z = f(z + 1)/f(z)
+  const Enclosure step = ExpQ(prec_, Rational(-2 * c));
+  const Rational relative = Pow2(-static_cast<int>(prec_) - 10);
+  Enclosure sum(prec_, 0L);
+  constexpr long kMaxTerms = 1L << 26;  // bounds the running time only (the result stays rigorous)
+  for (long n = 0;; ++n, ++z) {
+    if (n % 16 == 0) {
+      // ρ = (1 + 1/z)·r_z bounds every later term ratio; the remainder is then ≤ z f(z)/(1 − ρ).
+      const Enclosure rho = r * Rational(Rational(z + 1) / Rational(z));
+      if (CertainlyLess(rho, Enclosure(prec_, 1L))) {
+        const Enclosure remainder = f * Rational(z) / (Rational(1) - rho);
+        if (n > 0 && (CertainlyLess(remainder, sum * relative) || n >= kMaxTerms))
+          return sum + Hull(Enclosure(prec_, 0L), remainder);
+      }
+    }
+    sum += f * Rational(z);
+    f *= r;
+    r *= step;
+  }
+}
+
+Enclosure DiscreteGaussianLaw::FirstMomentEulerMaclaurin(const Int& a) const {
+  const Rational ra(a), s2 = sigma2_;
+  const Rational u2 = ra * ra / s2;                                      // u² = a²/σ²
+  const Enclosure f = ExpQ(prec_, Rational(-u2 / 2));                    // f(a)
+  const Rational he4 = u2 * u2 - 6 * u2 + 3;                             // He₄(u)
+  const Enclosure h = f * ra;                                            // h(a)
+  const Enclosure h1 = f * Rational(1 - u2);                             // h′(a)
+  const Enclosure h3 = -f * Rational(he4 / s2);                          // h‴(a)
+  const Enclosure main = f * s2 + h / Rational(2) - h1 / Rational(12) + h3 / Rational(720);
+  // He₅'s largest root is √(5 + √10): u² ≥ 5 + √10 ⇔ u² ≥ 5 and (u² − 5)² ≥ 10 (exact test).
+  Enclosure bound(prec_, 0L);
+  if (u2 >= 5 && (u2 - 5) * (u2 - 5) >= 10) {
+    bound = -h3 / Rational(720);
+  } else {
+    bound = Enclosure(prec_, Rational(Rational(86) / (720 * s2)));
+  }
+  return main + Hull(-bound, bound);
+}
+
 Enclosure DiscreteGaussianLaw::Pmf(const Int& z) const { return Weight(z) / normalizer_; }
 
 Enclosure DiscreteGaussianLaw::UpperTail(const Int& a) const {

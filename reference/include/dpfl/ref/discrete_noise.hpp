@@ -76,6 +76,16 @@ class DiscreteGaussianLaw {
   Enclosure Weight(const Int& z) const;
   // S(a) = Σ_{z≥a} e^{−z²/(2σ²)} for an integer a ≥ 0 (InvalidArgument "a" otherwise).
   Enclosure TailSum(const Int& a) const;
+  // S₁(a) = Σ_{z≥a} z·e^{−z²/(2σ²)} for an integer a ≥ 0 (InvalidArgument "a" otherwise): the
+  // first-moment tail the quantized Gaussian's stochastic rounding needs (quantized_gaussian_grid.hpp).
+  //  * Direct: the recurrence of TailSum with terms z·f(z); remainder Σ_{z≥b} z f(z) ≤
+  //    b f(b)/(1 − ρ) with ρ = (1 + 1/b)·r_b ≥ (z + 1)f(z + 1)/(z f(z)) for z ≥ b, taken once ρ < 1.
+  //  * Euler–Maclaurin with h(z) = z f(z) = σ·u e^{−u²/2} (u = z/σ), h^{(n)}(z) =
+  //    σ^{1−n}(−1)^n He_{n+1}(u) e^{−u²/2}:  S₁(a) = σ² f(a) + h(a)/2 − h′(a)/12 + h‴(a)/720 + R,
+  //    h′ = f·(1 − u²), h‴ = −f·He₄(u)/σ², |R| ≤ (1/720)∫_a^∞ |h⁗| with h⁗ = σ^{−3} He₅(u) e^{−u²/2}:
+  //    = −h‴(a)/720 when u² ≥ 5 + √10 (He₅ > 0 beyond its largest root, and ∫_u^∞ He₅ e^{−t²/2} dt
+  //    = He₄(u) e^{−u²/2}), else ≤ (1/720) σ^{−2} ∫_ℝ (|t|⁵ + 10|t|³ + 15|t|) e^{−t²/2} dt = 86/(720σ²).
+  Enclosure FirstMomentTailSum(const Int& a) const;
   // P(Z = z).
   Enclosure Pmf(const Int& z) const;
   // P(Z ≥ a).
@@ -86,6 +96,8 @@ class DiscreteGaussianLaw {
  private:
   Enclosure TailSumDirect(const Int& a) const;
   Enclosure TailSumEulerMaclaurin(const Int& a) const;
+  Enclosure FirstMomentDirect(const Int& a) const;
+  Enclosure FirstMomentEulerMaclaurin(const Int& a) const;
   Rational sigma2_;
   mpfr_prec_t prec_;
   DiscreteGaussianSum method_;
