@@ -49,6 +49,8 @@ enum class Purpose : std::uint32_t {
   kRandomizedResponse = 8,  // DPFL-BNN randomized-response flips (seed 004 Alg. C), entity = client id
   kCepamLayer = 9,   // CEPAM layer Ũ_j (seed 002 §3.4), entity = client id, index 64 j + slot
   kCepamDither = 10,  // CEPAM dithers V_{j,i} (seed 002 §3.3), entity = client id, index ((i−1)N + j)n + l
+  kQgaussNoise = 11,     // quantized Gaussian noise N_Z(0, s²) (seed 003 Alg. 1 l. 8), entity = client id, chunk h from index h·2^20
+  kQgaussRounding = 12,  // quantized Gaussian rounding coins (seed 003 Def. 1), entity = client id, index = coordinate
 };
 
 struct StreamKey {
