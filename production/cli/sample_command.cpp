@@ -389,6 +389,7 @@ void RegisterSampleCommand(CLI::App& root, std::vector<Command>& commands) {
     commands.push_back({app, [args] { return RunBnnSample(*args); }});
   }
   RegisterCepamSample(sample, commands);
+  RegisterQgaussSample(sample, commands);
 }
 
 }  // namespace dpfl::cli

@@ -49,6 +49,8 @@ Draws ParseDraws(const std::string& n, const std::string& seed, const std::strin
 
 // `dpfl sample cepam …` (sample_cepam.cpp), registered under `sample`.
 void RegisterCepamSample(CLI::App* sample, std::vector<Command>& commands);
+// `dpfl sample qgauss …` (sample_qgauss.cpp), registered under `sample`.
+void RegisterQgaussSample(CLI::App* sample, std::vector<Command>& commands);
 
 
 }  // namespace dpfl::cli

@@ -32,6 +32,7 @@
 #include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/ldpq.hpp"
 #include "dpfl/ref/numbers.hpp"
+#include "dpfl/ref/quantized_gaussian.hpp"
 #include "testing/cli_helpers.hpp"
 #include "testing/subprocess.hpp"
 
@@ -656,6 +657,88 @@ TEST(DpflSampleCepam, BadInputExits2NamingTheFlag) {
     EXPECT_EQ(r.exit_code, 2) << flag << "\n" << r.err;
     EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
+  }
+}
+
+
+// ---- dpfl sample qgauss (seed 003) -----------------------------------------------------------
+// The counts against Lemma 2's *continuous* pmf at σ (ref::QuantizedGaussianPmf), as an
+// independent checker would use it: the grid law the CLI samples differs from it by ~1e-10
+// (tests/unit/quantized_gaussian_grid_test.cpp), far below what 10^6 draws resolve. Inputs inside,
+// at the edge and outside [−C/2, C/2] (clipped to C/2 before the law is evaluated).
+struct QgaussCase {
+  std::string x, sigma, levels, clip, generator;
+  std::uint64_t seed;
+};
+
+std::vector<std::string> QgaussArgs(const QgaussCase& c, std::uint64_t n) {
+  return {"sample", "qgauss", "--x", c.x, "--sigma", c.sigma, "--levels", c.levels, "--clip", c.clip,
+          "--n", std::to_string(n), "--seed", std::to_string(c.seed), "--generator", c.generator, "--threads", "2"};
+}
+
+TEST(DpflSampleQgauss, CountsFitLemma2) {
+  const std::vector<QgaussCase> cases = {{"0.5", "1", "4", "1", "chacha20", 31},
+                                         {"0.9", "0.25", "8", "1", "philox", 32},
+                                         {"-0.3", "0.5", "3", "2", "chacha20", 33},
+                                         {"0.125", "0.0625", "16", "1", "philox", 34}};
+  constexpr std::uint64_t kDraws = 1000000;
+  for (const QgaussCase& c : cases) {
+    const json j = RunOk(QgaussArgs(c, kDraws));
+    ASSERT_FALSE(j.empty());
+    const std::vector<std::uint64_t> counts = j["counts"].get<std::vector<std::uint64_t>>();
+    const Rational clip = dpfl::ref::ParseRational(c.clip, "clip");
+    Rational x = dpfl::ref::ParseRational(c.x, "x");
+    x = std::max(Rational(-clip / 2), std::min(Rational(clip / 2), x));
+    const long k = std::stol(c.levels);
+    const auto pmf_enc = dpfl::ref::QuantizedGaussianPmf({dpfl::ref::ParseRational(c.sigma, "sigma"), k, clip}, x, 64);
+    std::vector<double> pmf;
+    for (const auto& e : pmf_enc) pmf.push_back(e.MidDouble());
+    ASSERT_EQ(counts.size(), pmf.size());
+    const auto [stat, dof] = ChiSquare(counts, pmf, kDraws);
+    EXPECT_LT(stat, Critical(dof)) << "x=" << c.x << " sigma=" << c.sigma << " k=" << c.levels;
+    // The levels echo B(r) = −C + r·2C/(k − 1).
+    EXPECT_DOUBLE_EQ(j["level_values"][0].get<double>(), -clip.convert_to<double>());
+    EXPECT_DOUBLE_EQ(j["level_values"][k - 1].get<double>(), clip.convert_to<double>());
+  }
+  // Power: the same counts against the law at σ·0.9 are rejected (a 10 % error in σ).
+  const QgaussCase c = cases[0];
+  const json j = RunOk(QgaussArgs(c, kDraws));
+  const auto off = dpfl::ref::QuantizedGaussianPmf({Rational(9, 10), 4, Rational(1)}, Rational(1, 2), 64);
+  std::vector<double> pmf;
+  for (const auto& e : off) pmf.push_back(e.MidDouble());
+  const auto [bad, bad_dof] = ChiSquare(j["counts"].get<std::vector<std::uint64_t>>(), pmf, kDraws);
+  EXPECT_GT(bad, Critical(bad_dof));
+}
+
+TEST(DpflSampleQgauss, SameSeedSameCountsAnyThreads) {
+  const QgaussCase c{"0.25", "0.3", "16", "1", "chacha20", 5};
+  std::vector<std::string> one = QgaussArgs(c, 20000), two = QgaussArgs(c, 20000);
+  one = With(one, "--threads", "1");
+  two = With(two, "--threads", "3");
+  EXPECT_EQ(RunOk(one)["counts"], RunOk(two)["counts"]);
+  EXPECT_NE(RunOk(one)["counts"], RunOk(With(one, "--seed", "6"))["counts"]);
+}
+
+TEST(DpflSampleQgauss, BadInputExits2NamingTheFlag) {
+  const std::vector<std::string> base = {"sample", "qgauss", "--x", "0.1", "--sigma", "1", "--levels", "4",
+                                         "--clip", "1", "--n", "10", "--seed", "1"};
+  std::vector<std::pair<std::vector<std::string>, std::string>> cases;
+  for (const char* v : {"0", "-1", "nan", "inf", "1e400", "", "1e30"}) cases.push_back({With(base, "--sigma", v), "--sigma"});
+  for (const char* v : {"1", "0", "65537", "x", "-4", "2.5"}) cases.push_back({With(base, "--levels", v), "--levels"});
+  for (const char* v : {"0", "-1", "nan", "inf", "c"}) cases.push_back({With(base, "--clip", v), "--clip"});
+  for (const char* v : {"nan", "inf", "-inf", "1e39", ""}) cases.push_back({With(base, "--x", v), "--x"});
+  for (const char* v : {"0", "134217729", "-5"}) cases.push_back({With(base, "--n", v), "--n"});
+  for (const char* flag : {"--x", "--sigma", "--levels", "--clip", "--n", "--seed"})
+    cases.push_back({Without(base, flag), flag});
+  cases.push_back({With(base, "--generator", "mt"), "--generator"});
+  for (const auto& [args, flag] : cases) {
+    std::string shown;
+    for (const std::string& a : args) shown += "'" + a + "' ";
+    const RunResult r = RunDpfl(args);
+    EXPECT_EQ(r.exit_code, 2) << shown << "\n" << r.err;
+    EXPECT_EQ(r.out, "") << shown;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << shown << "\n" << r.err;
+    EXPECT_NE(r.err.find(flag), std::string::npos) << shown << "\n" << r.err;
   }
 }
 
