@@ -33,7 +33,7 @@
 //  * rounding coin U_j: the top m bits of word j of purpose kQgaussRounding, entity c.
 // Messages: index j at bits [j·b, (j + 1)·b) of the little-endian word array (b = ⌈log2 k⌉, b ≥ 1).
 //
-// Bad input: σ, C not finite and > 0, k ∉ [2, 2^16], σ/δ_q too large (s² ≥ 2^62 at m = 2),
+// Bad input: σ not finite and > 0, C ∉ [2^−64, 2^64] (the levels are decoded to float), k ∉ [2, 2^16], σ/δ_q too large (s² ≥ 2^62 at m = 2),
 // NaN/±Inf in an update, more than 2^27 coordinates: InvalidArgument naming the parameter.
 #pragma once
 

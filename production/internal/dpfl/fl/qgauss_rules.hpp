@@ -41,8 +41,9 @@ template <class Faults = NoQgaussFaults>
 QgaussGrid MakeQgaussGridT(const QgaussConfig& c) {
   if (!(std::isfinite(c.sigma) && c.sigma > 0))
     throw InvalidArgument("sigma", "the noise standard deviation must be finite and > 0, got " + std::to_string(c.sigma));
-  if (!(std::isfinite(c.clip) && c.clip > 0))
-    throw InvalidArgument("clip", "C_q must be finite and > 0, got " + std::to_string(c.clip));
+  // Levels are sent as floats and g = 2C/L must be a normal double: C ∈ [2^−64, 2^64].
+  if (!(c.clip >= 0x1p-64 && c.clip <= 0x1p64))
+    throw InvalidArgument("clip", "C_q must lie in [2^-64, 2^64] (levels are decoded to float), got " + std::to_string(c.clip));
   if (c.levels < 2 || c.levels > kQgaussMaxLevels)
     throw InvalidArgument("levels", "the number of levels k must be in [2, 65536], got " + std::to_string(c.levels));
   const double fault_scale = Faults::kSigmaOffByOnePercent ? 0.99 : 1.0;
