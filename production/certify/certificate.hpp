@@ -42,6 +42,7 @@
 
 #include "dpfl/fl/bnn_training.hpp"
 #include "dpfl/fl/cepam_training.hpp"
+#include "dpfl/fl/qgauss_training.hpp"
 #include "dpfl/fl/training.hpp"
 
 namespace dpfl::certify {
@@ -215,6 +216,18 @@ nlohmann::json BuildCepamCertificate(const nlohmann::json& configuration, const 
                                      const std::string& code_version, const fl::CepamTrainResult& result,
                                      const RunFiles& files, const std::optional<std::string>& signing_public_key);
 void VerifyCepamCertificate(const nlohmann::json& certificate, const VerifyOptions& options, Verification& v);
+
+// ---- The quantized Gaussian and the seed-003 baselines (qgauss_certificate.cpp) -----------------
+// configuration.mechanism qgauss, qgauss-gaussian or qgauss-vanilla (fl::IsQgaussFlMechanism).
+fl::QgaussTrainConfig QgaussTrainConfigFromJson(const nlohmann::json& configuration);
+// "full" → 1, "poisson:q" → q; InvalidArgument("--client-sampling") otherwise.
+double QgaussSamplingRate(const std::string& client_sampling);
+// The client-level guarantees (rows documented in qgauss_certificate.cpp), recomputed by the verifier.
+nlohmann::json ComputeQgaussPrivacy(const nlohmann::json& configuration);
+nlohmann::json BuildQgaussCertificate(const nlohmann::json& configuration, const nlohmann::json& dataset,
+                                      const std::string& code_version, const fl::QgaussTrainResult& result,
+                                      const RunFiles& files, const std::optional<std::string>& signing_public_key);
+void VerifyQgaussCertificate(const nlohmann::json& certificate, const VerifyOptions& options, Verification& v);
 
 std::string HexDouble(double x);
 double ParseHexDouble(const std::string& s);

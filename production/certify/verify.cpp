@@ -124,6 +124,10 @@ Verification VerifyCertificate(const nlohmann::json& cert, const VerifyOptions& 
       VerifyCepamCertificate(cert, options, v);
       return v;
     }
+    if (fl::IsQgaussFlMechanism(Str(cfg, "mechanism"))) {  // seed 003: the quantized Gaussian and its baselines
+      VerifyQgaussCertificate(cert, options, v);
+      return v;
+    }
     fl::TrainConfig config = TrainConfigFromJson(cfg);
     config.out_dir = "(verify)";
     try {

@@ -8,6 +8,7 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/fl/cepam_training.hpp"
+#include "dpfl/fl/qgauss_training.hpp"
 #include "dpfl/fl/trainer.hpp"
 #include "dpfl/fl/training.hpp"
 #include "dpfl_fl_version.hpp"
@@ -132,7 +133,8 @@ CepamRun Train(const TrainArgs& a, const data::Split& split, const std::string& 
 void CheckCepamFlags(const TrainArgs& a, const GivenFlag& given) {
   if (!fl::IsCepamFlMechanism(a.mechanism)) {
     for (const char* flag : kCepamOnly)
-      if (given(flag)) throw InvalidArgument(flag, "applies to the seed-002 mechanisms only (cepam-gaussian, cepam-laplace, fl-*)");
+      if (given(flag) && !(fl::IsQgaussFlMechanism(a.mechanism) && (std::string(flag) == "--clip" || std::string(flag) == "--sigma")))
+        throw InvalidArgument(flag, "applies to the seed-002 mechanisms only (cepam-gaussian, cepam-laplace, fl-*)");
     if (a.model.rfind("cepam-", 0) == 0 && a.mechanism == "dpfl-bnn")
       throw InvalidArgument("--model", "'" + a.model + "' is not a binary network");
     return;

@@ -35,6 +35,7 @@
 #include "run_report.hpp"
 #include "train_bnn.hpp"
 #include "train_cepam.hpp"
+#include "train_qgauss.hpp"
 #include "train_config.hpp"
 
 namespace dpfl::cli {
@@ -258,9 +259,10 @@ nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, c
   }
   nlohmann::json out = {{"directory", dir}};
   try {
-    if (a.mechanism == "dpfl-bnn" || fl::IsCepamFlMechanism(a.mechanism)) {
-      out.update(a.mechanism == "dpfl-bnn" ? ReplayBnn(cert, a, split, dir, problems)
-                                           : ReplayCepam(cert, a, split, dir, problems));
+    if (a.mechanism == "dpfl-bnn" || fl::IsCepamFlMechanism(a.mechanism) || fl::IsQgaussFlMechanism(a.mechanism)) {
+      out.update(a.mechanism == "dpfl-bnn"                ? ReplayBnn(cert, a, split, dir, problems)
+                 : fl::IsCepamFlMechanism(a.mechanism) ? ReplayCepam(cert, a, split, dir, problems)
+                                                       : ReplayQgauss(cert, a, split, dir, problems));
       if (temporary) {
         std::error_code ignored;
         fs::remove_all(dir, ignored);
@@ -293,7 +295,8 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   app->add_option("--dataset", a->dataset, "fashion-mnist (default), mnist, cifar10, synthetic");
   app->add_option("--mechanism", a->mechanism,
                   "vanilla, gaussian, laplace, ldp-fl, corbin-fl (default), augcorbin-fl, cq, coq-fl, dpfl-bnn (seed 004), "
-                  "cepam-gaussian, cepam-laplace, fl, fl-sdq, fl-gaussian, fl-gaussian-sdq, fl-laplace, fl-laplace-sdq (seed 002)");
+                  "cepam-gaussian, cepam-laplace, fl, fl-sdq, fl-gaussian, fl-gaussian-sdq, fl-laplace, fl-laplace-sdq (seed 002), "
+                  "qgauss, qgauss-gaussian, qgauss-vanilla (seed 003)");
   app->add_option("--eps-p", a->eps_p, "per-parameter per-round PLDP budget (default 1)");
   app->add_option("--d", a->d, "shared bits per parameter (default 5)");
   app->add_option("--gamma", a->gamma, "AugCorBin-FL solo fraction (default 0.2)");
@@ -355,6 +358,10 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   app->add_option("--eps", a->eps,
                   "seed 002: per-round target epsilon; without --sigma/--b the noise is calibrated to it (section 3.11; "
                   "Gaussian with --delta)");
+  // Seed 003: --mechanism qgauss|qgauss-gaussian|qgauss-vanilla (with --sigma, --clip = C_q, --delta)
+  app->add_option("--levels", a->levels, "qgauss: quantizer levels k on [-C, C] (2..65536; default 16)");
+  app->add_option("--client-sampling", a->client_sampling,
+                  "seed 003: full (default) or poisson:q (each client each round with probability q; accounted)");
   app->add_option("--calibration", a->calibration,
                   "seed 002 with --eps: the guarantee row the noise is calibrated to: printed (default; Theorem 12 (16), "
                   "section 3.11), corrected (E-P2, E-P4) or server (per client against the server)");
@@ -373,11 +380,16 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
     const GivenFlag given = [app](const std::string& flag) { return app->count(flag) > 0; };
     CheckBnnOnlyFlags(*a, given);
     CheckCepamFlags(*a, given);
+    CheckQgaussFlags(*a, given);
     std::optional<certify::KeyPair> signing;
     if (!a->signing_key.empty()) signing = certify::ParseSecretKey(ReadText(a->signing_key, "--signing-key"), "--signing-key");
     if (a->mechanism == "dpfl-bnn") {  // seed 004: its own loop and certificate (train_bnn.hpp)
       const LoadedData loaded = LoadData(*a);
       return RunBnnTrain(*a, given, data::SplitTrainValidationTest(loaded.all, a->seed), loaded.description, signing);
+    }
+    if (fl::IsQgaussFlMechanism(a->mechanism)) {  // seed 003: its own loop and certificate (train_qgauss.hpp)
+      const LoadedData loaded = LoadData(*a);
+      return RunQgaussTrain(*a, given, data::SplitTrainValidationTest(loaded.all, a->seed), loaded.description, signing);
     }
     if (fl::IsCepamFlMechanism(a->mechanism)) {  // seed 002: its own loop and certificate (train_cepam.hpp)
       if (a->out.empty()) throw InvalidArgument("--out", "an output directory is required");

@@ -49,6 +49,7 @@ const Key kKeys[] = {
     {"sigma", &TrainArgs::sigma},           {"b", &TrainArgs::b},
     {"sdq-step", &TrainArgs::sdq_step},     {"eps", &TrainArgs::eps},
     {"calibration", &TrainArgs::calibration},
+    {"levels", &TrainArgs::levels},         {"client-sampling", &TrainArgs::client_sampling},
 };
 
 [[noreturn]] void Bad(const std::string& source, const std::string& key, const std::string& what) {

@@ -43,6 +43,10 @@ struct TrainArgs {
   double sigma = std::numeric_limits<double>::quiet_NaN(), b = std::numeric_limits<double>::quiet_NaN();
   double sdq_step = std::numeric_limits<double>::quiet_NaN(), eps = std::numeric_limits<double>::quiet_NaN();
   std::string calibration = "printed";  // the guarantee row --eps calibrates: printed | corrected | server
+  // Seed 003 (qgauss, qgauss-gaussian, qgauss-vanilla): quantizer levels k, client sampling
+  // ("full" or "poisson:q"); --sigma, --clip (C_q) and --delta are shared with seed 002.
+  std::uint32_t levels = 16;
+  std::string client_sampling = "full";
   bool delta_given = false;  // not a flag: whether --delta was given (a seed-002 target), set by the CLI
 };
 

@@ -67,6 +67,11 @@ QgaussMessage QgaussEncode(const QgaussGrid& grid, std::span<const std::int64_t>
   return QgaussEncodeT<>(grid, q, ctx, client, threads);
 }
 
+std::vector<std::int64_t> QgaussNoisy(const QgaussGrid& grid, std::span<const std::int64_t> q,
+                                      const quant::StreamContext& ctx, std::uint32_t client, int threads) {
+  return QgaussNoisyT<>(grid, q, ctx, client, threads);
+}
+
 std::uint32_t QgaussIndex(const QgaussGrid& grid, const QgaussMessage& message, std::size_t j) {
   const std::uint64_t bit = static_cast<std::uint64_t>(j) * static_cast<std::uint64_t>(grid.index_bits);
   const std::size_t w = static_cast<std::size_t>(bit >> 6);

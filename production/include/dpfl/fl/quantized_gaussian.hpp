@@ -91,6 +91,11 @@ std::size_t QgaussMessageWords(const QgaussGrid& grid, std::size_t size);
 QgaussMessage QgaussEncode(const QgaussGrid& grid, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
                            std::uint32_t client, int threads = 1);
 
+// The Gaussian baseline (Alg. 1 without line 9): q_j + Z_j in grid units, unsaturated, with the
+// very noise QgaussEncode draws for the same (ctx, client); the value is (q_j + Z_j)·g.
+std::vector<std::int64_t> QgaussNoisy(const QgaussGrid& grid, std::span<const std::int64_t> q,
+                                      const quant::StreamContext& ctx, std::uint32_t client, int threads = 1);
+
 // The level index of coordinate j.
 std::uint32_t QgaussIndex(const QgaussGrid& grid, const QgaussMessage& message, std::size_t j);
 // B(i) = −C + i·2C/(k − 1) in double.

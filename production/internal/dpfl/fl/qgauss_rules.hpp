@@ -118,63 +118,91 @@ DPFL_HD std::uint32_t QgaussIndexRule(std::int64_t n, std::uint64_t coin, std::i
   return static_cast<std::uint32_t>(r + (up ? 1 : 0));
 }
 
-// One chunk [first, last) of the encoder: noise from the chunk's window of the noise stream,
-// coins from the rounding stream, indices into out[first, last).
-template <class Faults = NoQgaussFaults>
-void QgaussEncodeChunk(const QgaussGrid& g, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
-                       std::uint32_t client, std::size_t chunk, std::span<std::uint32_t> out) {
+// One chunk [first, last) of the coordinates: noise from the chunk's window of the noise stream
+// and (with coins) the rounding stream's word j; sink(j, z, coin) for each coordinate in order.
+template <class Faults, class Sink>
+void QgaussChunk(const QgaussGrid& g, std::size_t size, const quant::StreamContext& ctx, std::uint32_t client,
+                 std::size_t chunk, bool coins_needed, Sink&& sink) {
   const std::uint32_t round = Faults::kStreamReusedAcrossRounds ? 0u : ctx.round;
-  const std::size_t first = chunk * kQgaussChunk, last = std::min(q.size(), first + kQgaussChunk);
+  const std::size_t first = chunk * kQgaussChunk, last = std::min(size, first + kQgaussChunk);
   const std::uint64_t window = static_cast<std::uint64_t>(chunk) * kQgaussChunkWords;
   NoiseStream noise(ctx, {round, client, rng::Purpose::kQgaussNoise}, window);
   NoiseStream coins(ctx, {round, client, rng::Purpose::kQgaussRounding}, first);
   const DiscreteGaussian law(g.sigma2);
-  const std::int64_t half = g.span / 2;
   for (std::size_t j = first; j < last; ++j) {
     const std::int64_t z = law.Sample(noise);
-    const std::uint64_t coin = coins.Next();
-    if (Faults::kNoiseAfterQuantization) {
-      const std::uint32_t clean = QgaussIndexRule<Faults>(half + q[j], coin, g.span, g.step_bits, g.levels);
-      const std::int64_t noisy = (static_cast<std::int64_t>(clean) << g.step_bits) + z;
-      out[j] = QgaussIndexRule<Faults>(noisy, coin, g.span, g.step_bits, g.levels);
-    } else {
-      out[j] = QgaussIndexRule<Faults>(half + q[j] + z, coin, g.span, g.step_bits, g.levels);
-    }
+    sink(j, z, coins_needed ? coins.Next() : 0);
   }
   if (noise.index() > window + kQgaussChunkWords)
     throw std::overflow_error("quantized Gaussian: a noise chunk needed more than 2^20 stream words");
 }
 
+// Runs `chunk_fn(h)` for every chunk, on `threads` threads (chunks are independent).
+template <class ChunkFn>
+void QgaussForChunks(std::size_t size, int threads, ChunkFn&& chunk_fn) {
+  const std::size_t chunks = (size + kQgaussChunk - 1) / kQgaussChunk;
+  const std::size_t workers = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), 1, std::max<std::size_t>(chunks, 1));
+  if (workers <= 1) {
+    for (std::size_t h = 0; h < chunks; ++h) chunk_fn(h);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(workers);
+  for (std::size_t w = 0; w < workers; ++w) {
+    pool.emplace_back([&, w] {
+      try {
+        for (std::size_t h = w; h < chunks; h += workers) chunk_fn(h);
+      } catch (...) {
+        errors[w] = std::current_exception();
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 template <class Faults = NoQgaussFaults>
-QgaussMessage QgaussEncodeT(const QgaussGrid& g, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
-                            std::uint32_t client, int threads) {
+void QgaussCheckInputs(const QgaussGrid& g, std::span<const std::int64_t> q) {
   if (q.size() > kQgaussMaxCoordinates)
     throw InvalidArgument("update", "more than 2^27 coordinates (" + std::to_string(q.size()) + ")");
   const std::int64_t bound = Faults::kClipToFullRange ? 2 * g.radius : g.radius;  // |q_j| ≤ ‖q‖ ≤ L/4
   for (std::size_t j = 0; j < q.size(); ++j)
     if (q[j] > bound || q[j] < -bound)
       throw InvalidArgument("q", "grid input " + std::to_string(q[j]) + " outside [-L/4, L/4]");
+}
+
+// The Gaussian baseline's message before quantization: q_j + Z_j (grid units, not saturated),
+// with the same noise as QgaussEncodeT draws for the same (ctx, client).
+template <class Faults = NoQgaussFaults>
+std::vector<std::int64_t> QgaussNoisyT(const QgaussGrid& g, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
+                                       std::uint32_t client, int threads) {
+  QgaussCheckInputs<Faults>(g, q);
+  std::vector<std::int64_t> out(q.size());
+  QgaussForChunks(q.size(), threads, [&](std::size_t h) {
+    QgaussChunk<Faults>(g, q.size(), ctx, client, h, false,
+                        [&](std::size_t j, std::int64_t z, std::uint64_t) { out[j] = q[j] + z; });
+  });
+  return out;
+}
+
+template <class Faults = NoQgaussFaults>
+QgaussMessage QgaussEncodeT(const QgaussGrid& g, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
+                            std::uint32_t client, int threads) {
+  QgaussCheckInputs<Faults>(g, q);
   std::vector<std::uint32_t> indices(q.size());
-  const std::size_t chunks = (q.size() + kQgaussChunk - 1) / kQgaussChunk;
-  const std::size_t workers = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), 1, std::max<std::size_t>(chunks, 1));
-  if (workers <= 1) {
-    for (std::size_t h = 0; h < chunks; ++h) QgaussEncodeChunk<Faults>(g, q, ctx, client, h, indices);
-  } else {
-    std::vector<std::thread> pool;
-    std::vector<std::exception_ptr> errors(workers);
-    for (std::size_t w = 0; w < workers; ++w) {
-      pool.emplace_back([&, w] {
-        try {
-          for (std::size_t h = w; h < chunks; h += workers) QgaussEncodeChunk<Faults>(g, q, ctx, client, h, indices);
-        } catch (...) {
-          errors[w] = std::current_exception();
-        }
-      });
-    }
-    for (auto& t : pool) t.join();
-    for (auto& e : errors)
-      if (e) std::rethrow_exception(e);
-  }
+  const std::int64_t half = g.span / 2;
+  QgaussForChunks(q.size(), threads, [&](std::size_t h) {
+    QgaussChunk<Faults>(g, q.size(), ctx, client, h, true, [&](std::size_t j, std::int64_t z, std::uint64_t coin) {
+      if (Faults::kNoiseAfterQuantization) {
+        const std::uint32_t clean = QgaussIndexRule<Faults>(half + q[j], coin, g.span, g.step_bits, g.levels);
+        const std::int64_t noisy = (static_cast<std::int64_t>(clean) << g.step_bits) + z;
+        indices[j] = QgaussIndexRule<Faults>(noisy, coin, g.span, g.step_bits, g.levels);
+      } else {
+        indices[j] = QgaussIndexRule<Faults>(half + q[j] + z, coin, g.span, g.step_bits, g.levels);
+      }
+    });
+  });
   QgaussMessage m;
   m.size = q.size();
   m.words.assign(QgaussMessageWords(g, q.size()), 0);

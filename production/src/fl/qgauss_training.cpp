@@ -1,0 +1,281 @@
+// See dpfl/fl/qgauss_training.hpp.
+#include "dpfl/fl/qgauss_training.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+#include "dpfl/error.hpp"
+#include "dpfl/fl/cepam_training.hpp"
+#include "dpfl/fl/stream_util.hpp"
+#include "dpfl/format.hpp"
+#include "sha256_writer.hpp"
+
+namespace dpfl::fl {
+namespace {
+
+namespace fs = std::filesystem;
+
+nlohmann::json Fingerprint(const QgaussTrainConfig& c, std::size_t m) {
+  return {{"mechanism", QgaussFlMechanismName(c.mechanism)}, {"sigma", c.noise.sigma}, {"levels", c.noise.levels},
+          {"clip", c.noise.clip}, {"generator", static_cast<int>(c.generator)}, {"clients", c.clients},
+          {"rounds", c.rounds}, {"local_epochs", c.local_epochs}, {"batch", c.batch}, {"sampling_rate", c.sampling_rate},
+          {"split", c.split}, {"dirichlet_beta", c.dirichlet_beta}, {"seed", c.seed}, {"parameters", m}};
+}
+
+double Seconds(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void WriteMetrics(const fs::path& path, const std::vector<QgaussRoundRecord>& history) {
+  std::ostringstream o;
+  o << "round,participants,train_loss,val_loss,val_accuracy,test_loss,test_accuracy,uplink_bits,bits_per_parameter,"
+       "clipped_clients,mean_update_norm,seconds,mechanism_seconds\n";
+  o << std::setprecision(9);
+  for (const auto& r : history)
+    o << r.round + 1 << ',' << r.participants << ',' << r.train_loss << ',' << r.val_loss << ',' << r.val_accuracy << ','
+      << r.test_loss << ',' << r.test_accuracy << ',' << r.uplink_bits << ',' << r.bits_per_parameter << ','
+      << r.clipped_clients << ',' << r.mean_update_norm << ',' << r.seconds << ',' << r.mechanism_seconds << '\n';
+  WriteFileAtomic(path.string(), o.str());
+}
+
+// One participant's message and the server's decoding of it.
+struct Uplink {
+  std::uint32_t client = 0;
+  QgaussMessage packed;         // qgauss
+  std::vector<float> values;    // qgauss-gaussian, qgauss-vanilla
+  std::uint64_t Bits() const { return packed.size ? 64 * packed.words.size() : 32 * values.size(); }
+};
+
+Uplink Encode(const QgaussTrainConfig& c, const QgaussGrid* grid, const std::vector<float>& h, const rng::StreamKey& key,
+              std::uint32_t client, std::uint32_t round, bool* clipped, double* norm) {
+  double n2 = 0;
+  for (float v : h) n2 += static_cast<double>(v) * static_cast<double>(v);
+  *norm = std::sqrt(n2);
+  Uplink u;
+  u.client = client;
+  if (c.mechanism == QgaussFlMechanism::kVanilla) {
+    u.values = h;
+    *clipped = false;
+    return u;
+  }
+  *clipped = *norm > c.noise.clip / 2;
+  quant::StreamContext ctx;
+  ctx.generator = c.generator;
+  ctx.key = key;
+  ctx.round = round;
+  const std::vector<std::int64_t> q = QgaussClipToGrid(*grid, h);
+  if (c.mechanism == QgaussFlMechanism::kQgauss) {
+    u.packed = QgaussEncode(*grid, q, ctx, client, c.encode_threads);
+    return u;
+  }
+  const std::vector<std::int64_t> noisy = QgaussNoisy(*grid, q, ctx, client, c.encode_threads);
+  u.values.resize(noisy.size());
+  for (std::size_t j = 0; j < noisy.size(); ++j)  // float((q + Z)·g): a function of the integer q + Z
+    u.values[j] = static_cast<float>(static_cast<double>(noisy[j]) * grid->unit);
+  return u;
+}
+
+void AddDecoded(const QgaussTrainConfig& c, const QgaussGrid* grid, const Uplink& u, std::vector<double>& sum) {
+  if (c.mechanism == QgaussFlMechanism::kQgauss) {
+    std::vector<float> x(u.packed.size);
+    QgaussDecode(*grid, u.packed, x);
+    for (std::size_t j = 0; j < x.size(); ++j) sum[j] += x[j];
+  } else {
+    for (std::size_t j = 0; j < u.values.size(); ++j) sum[j] += u.values[j];
+  }
+}
+
+}  // namespace
+
+QgaussFlMechanism ParseQgaussFlMechanism(const std::string& name) {
+  if (name == "qgauss") return QgaussFlMechanism::kQgauss;
+  if (name == "qgauss-gaussian") return QgaussFlMechanism::kGaussian;
+  if (name == "qgauss-vanilla") return QgaussFlMechanism::kVanilla;
+  throw InvalidArgument("--mechanism", "not a seed-003 mechanism (qgauss, qgauss-gaussian, qgauss-vanilla): '" + name + "'");
+}
+
+bool IsQgaussFlMechanism(const std::string& name) {
+  return name == "qgauss" || name == "qgauss-gaussian" || name == "qgauss-vanilla";
+}
+
+std::string QgaussFlMechanismName(QgaussFlMechanism m) {
+  switch (m) {
+    case QgaussFlMechanism::kQgauss: return "qgauss";
+    case QgaussFlMechanism::kGaussian: return "qgauss-gaussian";
+    case QgaussFlMechanism::kVanilla: return "qgauss-vanilla";
+  }
+  return "qgauss";
+}
+
+std::uint64_t QgaussSamplingThreshold(double q) {
+  const double up = std::ceil(std::ldexp(q, 64));  // exact: a power-of-two scaling, then ceil
+  return up >= 0x1p64 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(up);
+}
+
+void ValidateQgaussTrainConfig(const QgaussTrainConfig& c) {
+  if (c.mechanism != QgaussFlMechanism::kVanilla) {
+    QgaussConfig noise = c.noise;
+    if (c.mechanism == QgaussFlMechanism::kGaussian) noise.levels = 2;  // the grid needs some k; unused
+    try {
+      (void)MakeQgaussGrid(noise);
+    } catch (const InvalidArgument& e) {
+      const std::string& arg = e.argument();
+      throw InvalidArgument("--" + arg, std::string(e.what()).substr(arg.size() + 2));
+    }
+  }
+  if (c.clients < 1) throw InvalidArgument("--clients", "must be >= 1");
+  if (c.rounds < 1) throw InvalidArgument("--rounds", "must be >= 1");
+  if (c.local_epochs < 1 || c.local_epochs > 1000) throw InvalidArgument("--local-epochs", "must be in [1, 1000]");
+  if (c.batch < 1 || c.batch > 65536) throw InvalidArgument("--batch", "must be in [1, 65536]");
+  if (!(c.sampling_rate > 0 && c.sampling_rate <= 1))
+    throw InvalidArgument("--client-sampling", "poisson:q needs q in (0, 1]");
+  if (c.split != "iid" && c.split != "dirichlet") throw InvalidArgument("--split", "must be iid or dirichlet, got '" + c.split + "'");
+  if (c.split == "dirichlet" && (!(c.dirichlet_beta > 0) || !std::isfinite(c.dirichlet_beta)))
+    throw InvalidArgument("--beta", "must be finite and > 0");
+  if (c.encode_threads < 1 || c.encode_threads > 1024) throw InvalidArgument("--threads", "must be in [1, 1024]");
+  if (c.out_dir.empty()) throw InvalidArgument("--out", "an output directory is required");
+}
+
+std::string QgaussTranscriptStart(const QgaussTrainConfig& config, std::size_t parameters) {
+  internal::Sha256Writer h;
+  h.Label("dpfl-qgauss-transcript-v1");
+  h.Label(Fingerprint(config, parameters).dump());
+  h.Label(config.transcript_context);
+  return h.Hex();
+}
+
+QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data::Split& split, LocalTrainer& trainer,
+                                    const std::function<void(const TrainProgress&)>& progress) {
+  ValidateQgaussTrainConfig(config);
+  const fs::path dir(config.out_dir);
+  fs::create_directories(dir);
+  const std::uint32_t K = config.clients;
+  const std::string name = QgaussFlMechanismName(config.mechanism);
+  std::optional<QgaussGrid> grid;
+  if (config.mechanism != QgaussFlMechanism::kVanilla) {
+    QgaussConfig noise = config.noise;
+    if (config.mechanism == QgaussFlMechanism::kGaussian) noise.levels = 2;
+    grid = MakeQgaussGrid(noise);
+  }
+  QgaussTrainResult result;
+  std::vector<float> global = trainer.InitialWeights();
+  const std::size_t m = global.size();
+  result.parameters = m;
+  result.metrics_path = (dir / "metrics.csv").string();
+  result.weights_path = (dir / "final_weights.bin").string();
+  result.transcript_start = QgaussTranscriptStart(config, m);
+  const CepamShards shards_of = MakeCepamShards(split.train, K, config.split, config.dirichlet_beta, config.seed);
+  std::vector<data::Dataset> shards;
+  for (const auto& idx : shards_of.indices) shards.push_back(split.train.Subset(idx));
+  std::vector<rng::StreamKey> keys(K);
+  for (std::uint32_t i = 0; i < K; ++i) keys[i] = DeriveKey(config.seed, "qgauss-client", i);
+  const bool poisson = config.sampling_rate < 1;
+  const std::uint64_t threshold = QgaussSamplingThreshold(config.sampling_rate);
+  StreamCursor sampler;
+  sampler.ctx.key = DeriveKey(config.seed, "qgauss-sampling");
+  std::vector<std::uint32_t> participations(K, 0);
+
+  std::string previous = result.transcript_start;
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint32_t t = 0; t < config.rounds; ++t) {
+    const auto round_start = std::chrono::steady_clock::now();
+    QgaussRoundRecord rec;
+    rec.round = t;
+    std::vector<std::uint32_t> participants;
+    sampler.addr = {t, 0, rng::Purpose::kPairing};
+    sampler.index = 0;
+    for (std::uint32_t i = 0; i < K; ++i)
+      if (!poisson || sampler.Next() < threshold) participants.push_back(i);
+    std::vector<double> sum(m, 0.0);
+    std::vector<Uplink> messages;
+    double loss_sum = 0, norm_sum = 0;
+    std::uint32_t trained = 0, done = 0;
+    for (std::uint32_t i : participants) {
+      ++participations[i];
+      StreamCursor order_cur;
+      order_cur.ctx.key = DeriveKey(config.seed, "qgauss-order", i);
+      order_cur.addr = {t, i, rng::Purpose::kPrivateCoin};
+      const std::size_t n = shards[i].size();
+      const std::vector<std::size_t> order =
+          ShuffledPasses(order_cur, n, n * static_cast<std::size_t>(config.local_epochs));
+      std::vector<float> h(m, 0.0f);
+      if (!order.empty()) {
+        double loss = 0;
+        const std::vector<float> local = trainer.TrainLocal(global, shards[i], order, config.batch, &loss);  // line 5
+        for (std::size_t j = 0; j < m; ++j) h[j] = local[j] - global[j];                                  // line 6
+        loss_sum += loss;
+        ++trained;
+      }
+      const auto m0 = std::chrono::steady_clock::now();
+      bool clipped = false;
+      double norm = 0;
+      messages.push_back(Encode(config, grid ? &*grid : nullptr, h, keys[i], i, t, &clipped, &norm));  // lines 7–10
+      AddDecoded(config, grid ? &*grid : nullptr, messages.back(), sum);                              // line 12
+      rec.mechanism_seconds += Seconds(m0);
+      rec.uplink_bits += messages.back().Bits();
+      rec.clipped_clients += clipped ? 1 : 0;
+      norm_sum += norm;
+      ++done;
+      if (progress) {
+        const std::optional<double> last =
+            result.history.empty() ? std::nullopt : std::optional<double>(result.history.back().val_accuracy);
+        progress(MakeProgress(name, t, config.rounds, done, static_cast<std::uint32_t>(participants.size()), Seconds(start),
+                              last, false));
+      }
+    }
+    rec.participants = static_cast<std::uint32_t>(participants.size());
+    if (!participants.empty()) {
+      const double n = static_cast<double>(participants.size());
+      for (std::size_t j = 0; j < m; ++j)  // line 13, α_i = 1/|S_t| (E13)
+        global[j] = static_cast<float>(static_cast<double>(global[j]) + sum[j] / n);
+    }
+    for (std::size_t j = 0; j < m; ++j)
+      if (!std::isfinite(global[j]))
+        throw std::runtime_error("the global model diverged (non-finite weight " + std::to_string(j) + ") in round " +
+                                 std::to_string(t + 1) + "; lower --lr or the noise");
+    {
+      internal::Sha256Writer h;
+      h.Label("dpfl-qgauss-round-v1");
+      h.Label(previous);
+      h.U32(t);
+      h.U32(rec.participants);
+      for (const Uplink& u : messages) {
+        h.U32(u.client);
+        h.U64(u.Bits());
+        for (std::uint64_t w : u.packed.words) h.U64(w);
+        h.F32s(u.values);
+      }
+      h.F32s(global);
+      rec.transcript = previous = h.Hex();
+    }
+    rec.bits_per_parameter =
+        participants.empty() ? 0.0 : static_cast<double>(rec.uplink_bits) / (static_cast<double>(participants.size()) * static_cast<double>(m));
+    rec.mean_update_norm = participants.empty() ? 0.0 : norm_sum / static_cast<double>(participants.size());
+    rec.train_loss = trained ? loss_sum / trained : 0;
+    const Evaluation val = trainer.Evaluate(global, split.validation);
+    rec.val_loss = val.loss;
+    rec.val_accuracy = val.accuracy;
+    const Evaluation test = trainer.Evaluate(global, split.test);
+    rec.test_loss = test.loss;
+    rec.test_accuracy = test.accuracy;
+    rec.seconds = Seconds(round_start);
+    result.history.push_back(rec);
+    WriteMetrics(dir / "metrics.csv", result.history);
+  }
+  WriteFileAtomic(result.weights_path, std::string(reinterpret_cast<const char*>(global.data()), m * sizeof(float)));
+  result.final_weights = global;
+  result.final_test = {result.history.back().test_loss, result.history.back().test_accuracy};
+  result.max_participations = *std::max_element(participations.begin(), participations.end());
+  if (progress) progress(MakeProgress(name, config.rounds, config.rounds, K, K, Seconds(start), result.history.back().val_accuracy, true));
+  return result;
+}
+
+}  // namespace dpfl::fl
