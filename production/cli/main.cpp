@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   dpfl::cli::RegisterSampleCommand(app, commands);
   dpfl::cli::RegisterBenchCommand(app, commands);
   dpfl::cli::RegisterTrainCommand(app, commands);
+  dpfl::cli::RegisterAuditCommand(app, commands);
   dpfl::cli::RegisterVerifyCommand(app, commands);
   dpfl::cli::RegisterKeygenCommand(app, commands);
   dpfl::cli::RegisterPlotCommand(app, commands);

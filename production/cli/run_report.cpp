@@ -209,6 +209,31 @@ std::vector<std::string> PlotRun(const std::string& run_dir, const std::string& 
   }
 }
 
+std::string PlotRoc(const std::string& audit_dir) {
+  const fs::path dir(audit_dir);
+  try {
+    const std::string dat = GnuplotPath(dir / "roc.dat", "--out"), png = GnuplotPath(dir / "roc.png", "--out");
+    const fs::path script = dir / "roc.gp";
+    {
+      std::ofstream gp(script);
+      gp << GnuplotPreamble(700, 600) << "set key bottom right\nset grid\nset logscale xy\nset xrange [1e-4:1]\n"
+         << "set yrange [1e-4:1]\nset xlabel 'false positive rate'\nset ylabel 'true positive rate'\n"
+         << "set title 'LiRA ROC (log-log)'\nset output '" << png << "'\n"
+         << "plot '" << dat << "' index 0 using 1:2 with lines title 'offline', '' index 1 using 1:2 with lines "
+         << "title 'online', x with lines dashtype 2 title 'chance'\n";
+    }
+    const std::string failure = RunGnuplot(script);
+    if (!failure.empty()) {
+      std::cerr << "dpfl: warning: " << failure << "; roc.png not written\n";
+      return "";
+    }
+    return png;
+  } catch (const InvalidArgument& e) {
+    std::cerr << "dpfl: warning: " << e.what() << "; roc.png not written\n";
+    return "";
+  }
+}
+
 nlohmann::json PlotCompare(const CompareOptions& options) {
   if (options.run_dirs.empty()) throw InvalidArgument("RUN_DIR", "give at least one run directory");
   std::vector<RunSeries> runs;

@@ -32,6 +32,10 @@ std::function<void(const fl::TrainProgress&)> TerminalProgress();
 // convenience of `dpfl train`, never a reason to fail a finished run.
 std::vector<std::string> PlotRun(const std::string& run_dir, const std::string& title);
 
+// roc.png of a `dpfl audit lira` directory from its roc.dat (two blocks: offline, online; fpr tpr); the path, or "" (with
+// one warning line on stderr) if gnuplot is missing or fails.
+std::string PlotRoc(const std::string& audit_dir);
+
 struct CompareOptions {
   std::vector<std::string> run_dirs;  // each holds metrics.csv (and certificate.json for a label)
   std::string out;                    // PNG path; default: accuracy_compare.png beside the first run

@@ -34,6 +34,14 @@ std::size_t CompareTranscripts(const nlohmann::json& rounds, const std::vector<s
                                const std::string& what_differs, std::vector<std::string>& problems);
 
 // The operator's public key as hex, when the certificate is signed (shared by every loop).
+// The data set of a run (data::LoadNamedDataset) and its description for the certificate
+// (defined in train_command.cpp; `dpfl audit lira` loads its pool with it too).
+struct LoadedData {
+  data::Dataset all;
+  nlohmann::json description;
+};
+LoadedData LoadData(const TrainArgs& a);
+
 std::optional<std::string> SigningPublicHex(const std::optional<certify::KeyPair>& signing);
 // Writes OUT_DIR/certificate.json (atomically) and, with a key, its Ed25519 signature
 // certificate.json.sig (summary["signature"] = its path); without one a stale .sig of an earlier

@@ -57,26 +57,6 @@ void ApplyConfigFile(TrainArgs& a, const CLI::App* app) {
   ApplyConfigText(a, text, a.config_file, [app](const std::string& key) { return app->count("--" + key) > 0; });
 }
 
-struct LoadedData {
-  data::Dataset all;
-  nlohmann::json description;
-};
-
-// The data set (data::LoadNamedDataset) and its description for the certificate.
-LoadedData LoadData(const TrainArgs& a) {
-  data::NamedDataset named = data::LoadNamedDataset({a.dataset, a.data_dir, a.max_samples, a.synthetic_samples, a.seed});
-  LoadedData out;
-  out.all = std::move(named.data);
-  if (named.files.empty()) {
-    out.description = {{"name", "synthetic"}, {"samples", a.synthetic_samples},
-                       {"generator", "10 Gaussian blobs, 1x8x8, noise 0.35, from the run seed"}};
-  } else {
-    out.description = {{"name", a.dataset}, {"files", named.files}, {"sha256", fl::Sha256Files(named.files)}};
-  }
-  if (named.truncated) out.description["max_samples"] = a.max_samples;
-  out.description["samples_used"] = out.all.size();
-  return out;
-}
 
 // certificate.json's "configuration": every setting that determines the run, and nothing
 // machine-specific (the data's location is in "dataset"; the data's identity is its SHA-256).
@@ -288,6 +268,22 @@ nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, c
 }
 
 }  // namespace
+
+// The data set (data::LoadNamedDataset) and its description for the certificate.
+LoadedData LoadData(const TrainArgs& a) {
+  data::NamedDataset named = data::LoadNamedDataset({a.dataset, a.data_dir, a.max_samples, a.synthetic_samples, a.seed});
+  LoadedData out;
+  out.all = std::move(named.data);
+  if (named.files.empty()) {
+    out.description = {{"name", "synthetic"}, {"samples", a.synthetic_samples},
+                       {"generator", "10 Gaussian blobs, 1x8x8, noise 0.35, from the run seed"}};
+  } else {
+    out.description = {{"name", a.dataset}, {"files", named.files}, {"sha256", fl::Sha256Files(named.files)}};
+  }
+  if (named.truncated) out.description["max_samples"] = a.max_samples;
+  out.description["samples_used"] = out.all.size();
+  return out;
+}
 
 void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   auto* app = root.add_subcommand("train", "Certified federated training (writes metrics.csv, plots, certificate.json)");

@@ -11,6 +11,7 @@
 #include <torch/torch.h>
 
 #include <cstring>
+#include <mutex>
 
 #include "dpfl/error.hpp"
 #include "dpfl/fl/trainer.hpp"
@@ -90,6 +91,10 @@ class TorchTrainer final : public LocalTrainer {
     if (name == "auto") name = c == 3 ? "resnet18" : (h <= 8 ? "mlp" : "vgg");
     if ((name == "vgg") && (h % 4 != 0 || w % 4 != 0))
       throw InvalidArgument("--model", "vgg needs image sides divisible by 4");
+    // torch::manual_seed and the initial draws use LibTorch's global generator: one construction at
+    // a time, so trainers built on several threads (dpfl audit lira --jobs) get their seed's weights.
+    static std::mutex init_mutex;
+    const std::lock_guard<std::mutex> lock(init_mutex);
     torch::manual_seed(o.seed);
     model_ = MakeModel(name, c, h, w, classes);
     for (const auto& p : model_->parameters()) sizes_.push_back(static_cast<std::size_t>(p.numel()));
@@ -129,6 +134,22 @@ class TorchTrainer final : public LocalTrainer {
     Load(w);
     model_->eval();
     return torch_batches::EvaluateAll([this](const torch::Tensor& x) { return model_->forward(x); }, d, c_, h_, w_);
+  }
+
+  std::vector<float> Logits(const std::vector<float>& w, const data::Dataset& d) override {
+    Load(w);
+    model_->eval();
+    torch::NoGradGuard no_grad;
+    std::vector<float> out;
+    std::vector<std::size_t> all(d.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    for (std::size_t start = 0; start < all.size(); start += 512) {
+      const std::size_t end = std::min(all.size(), start + 512);
+      const auto [x, y] = torch_batches::Batch(d, all, start, end, c_, h_, w_);
+      const torch::Tensor z = model_->forward(x).to(torch::kFloat32).contiguous();
+      out.insert(out.end(), z.data_ptr<float>(), z.data_ptr<float>() + z.numel());
+    }
+    return out;
   }
 
  private:

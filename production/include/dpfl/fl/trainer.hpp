@@ -29,6 +29,9 @@ class LocalTrainer {
   virtual std::vector<float> TrainLocal(const std::vector<float>& w, const data::Dataset& data,
                                         const std::vector<std::size_t>& order, int batch, double* mean_loss) = 0;
   virtual Evaluation Evaluate(const std::vector<float>& w, const data::Dataset& data) = 0;
+  // The model's logits on every sample of `data` (row-major, data.size() × classes), in eval mode.
+  // For membership inference (dpfl audit lira); the default throws std::logic_error.
+  virtual std::vector<float> Logits(const std::vector<float>& w, const data::Dataset& data);
 };
 
 struct TrainerOptions {
