@@ -15,6 +15,8 @@
 // Anything else — another exception type, a sanitizer report, a broken invariant — aborts.
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include "fuzz_pickers.hpp"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -37,30 +39,6 @@ namespace q = dpfl::quant;
   std::abort();
 }
 
-double PickDouble(FuzzedDataProvider& p, double lo, double hi) {
-  using L = std::numeric_limits<double>;
-  switch (p.ConsumeIntegralInRange<int>(0, 9)) {
-    case 1: return L::quiet_NaN();
-    case 2: return p.ConsumeBool() ? L::infinity() : -L::infinity();
-    case 3: return p.ConsumeBool() ? 0.0 : -0.0;
-    case 4: return L::denorm_min() * p.ConsumeIntegralInRange<int>(-4, 1 << 20);
-    case 5: return std::bit_cast<double>(p.ConsumeIntegral<std::uint64_t>());
-    case 6: return std::ldexp(1.0, p.ConsumeIntegralInRange<int>(-60, 60));
-    default: return p.ConsumeFloatingPointInRange<double>(lo, hi);
-  }
-}
-
-float PickFloat(FuzzedDataProvider& p) {
-  using L = std::numeric_limits<float>;
-  switch (p.ConsumeIntegralInRange<int>(0, 9)) {
-    case 1: return L::quiet_NaN();
-    case 2: return p.ConsumeBool() ? L::infinity() : -L::infinity();
-    case 3: return (p.ConsumeBool() ? 1 : -1) * L::denorm_min();
-    case 4: return std::bit_cast<float>(p.ConsumeIntegral<std::uint32_t>());
-    case 5: return p.ConsumeBool() ? 0.0f : -0.0f;
-    default: return p.ConsumeFloatingPointInRange<float>(-2.0f, 2.0f);
-  }
-}
 
 }  // namespace
 
@@ -69,10 +47,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   q::CepamConfig cfg;
   cfg.kind = static_cast<q::CepamKind>(p.ConsumeIntegralInRange<int>(0, 3));
   cfg.n = p.ConsumeIntegralInRange<int>(-1, 10);
-  cfg.scale = PickDouble(p, 1e-3, 3.0);
-  cfg.rho = PickDouble(p, 0.0, 1.5);
-  cfg.c = p.ConsumeBool() ? 1.0 : PickDouble(p, 0.9, 3.0);
-  cfg.clip = PickDouble(p, 1e-3, 10.0);
+  cfg.scale = dpfl::fuzzing::PickDouble(p, 1e-3, 3.0, -60, 60);
+  cfg.rho = dpfl::fuzzing::PickDouble(p, 0.0, 1.5, -60, 60);
+  cfg.c = p.ConsumeBool() ? 1.0 : dpfl::fuzzing::PickDouble(p, 0.9, 3.0, -60, 60);
+  cfg.clip = dpfl::fuzzing::PickDouble(p, 1e-3, 10.0, -60, 60);
   q::StreamContext ctx;
   ctx.generator = p.ConsumeBool() ? dpfl::rng::Generator::kPhilox4x32 : dpfl::rng::Generator::kChaCha20;
   for (std::uint32_t& w : ctx.key.words) w = p.ConsumeIntegral<std::uint32_t>();
@@ -80,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint32_t client = p.ConsumeIntegral<std::uint32_t>();
   const std::size_t m = p.ConsumeIntegralInRange<std::size_t>(0, 64);
   std::vector<float> x(m);
-  for (float& v : x) v = PickFloat(p);
+  for (float& v : x) v = dpfl::fuzzing::PickFloat(p);
   const bool clip_first = p.ConsumeBool();
   const int corruption = p.ConsumeIntegralInRange<int>(0, 3);
   const std::uint64_t where = p.ConsumeIntegral<std::uint64_t>();

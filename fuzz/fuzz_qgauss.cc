@@ -30,6 +30,7 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/fl/quantized_gaussian.hpp"
+#include "fuzz_pickers.hpp"
 
 namespace {
 
@@ -40,38 +41,13 @@ namespace fl = dpfl::fl;
   std::abort();
 }
 
-double PickPositive(FuzzedDataProvider& p, double lo, double hi) {
-  using L = std::numeric_limits<double>;
-  switch (p.ConsumeIntegralInRange<int>(0, 9)) {
-    case 1: return L::quiet_NaN();
-    case 2: return p.ConsumeBool() ? L::infinity() : -L::infinity();
-    case 3: return p.ConsumeBool() ? 0.0 : -0.0;
-    case 4: return L::denorm_min() * p.ConsumeIntegralInRange<int>(-4, 1 << 20);
-    case 5: return std::bit_cast<double>(p.ConsumeIntegral<std::uint64_t>());
-    case 6: return std::ldexp(1.0, p.ConsumeIntegralInRange<int>(-1080, 1030));
-    default: return p.ConsumeFloatingPointInRange<double>(lo, hi);
-  }
-}
-
-float PickWeight(FuzzedDataProvider& p) {
-  using L = std::numeric_limits<float>;
-  switch (p.ConsumeIntegralInRange<int>(0, 12)) {
-    case 1: return L::quiet_NaN();
-    case 2: return p.ConsumeBool() ? L::infinity() : -L::infinity();
-    case 3: return (p.ConsumeBool() ? 1 : -1) * L::denorm_min();
-    case 4: return std::bit_cast<float>(p.ConsumeIntegral<std::uint32_t>());
-    case 5: return (p.ConsumeBool() ? 1 : -1) * L::max();
-    default: return p.ConsumeFloatingPointInRange<float>(-2.0f, 2.0f);
-  }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzedDataProvider p(data, size);
   fl::QgaussConfig cfg;
-  cfg.sigma = PickPositive(p, 1e-6, 4.0);
-  cfg.clip = PickPositive(p, 1e-3, 8.0);
+  cfg.sigma = dpfl::fuzzing::PickDouble(p, 1e-6, 4.0);
+  cfg.clip = dpfl::fuzzing::PickDouble(p, 1e-3, 8.0);
   cfg.levels = p.ConsumeBool() ? p.ConsumeIntegral<std::uint32_t>() : p.ConsumeIntegralInRange<std::uint32_t>(0, 70);
   dpfl::quant::StreamContext ctx;
   ctx.generator = p.ConsumeBool() ? dpfl::rng::Generator::kChaCha20 : dpfl::rng::Generator::kPhilox4x32;
@@ -82,8 +58,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t d = p.ConsumeIntegralInRange<std::size_t>(0, 9000);
   std::vector<float> update(d);
   const bool constant = p.ConsumeBool();
-  const float first = PickWeight(p);
-  for (std::size_t j = 0; j < d; ++j) update[j] = constant ? first : PickWeight(p);
+  const float first = dpfl::fuzzing::PickFloat(p);
+  for (std::size_t j = 0; j < d; ++j) update[j] = constant ? first : dpfl::fuzzing::PickFloat(p);
   const unsigned k = cfg.levels;
   try {
     const fl::QgaussGrid g = fl::MakeQgaussGrid(cfg);

@@ -11,6 +11,7 @@
 
 #include "certificate.hpp"
 #include "dpfl/data/datasets.hpp"
+#include "dpfl/fl/training.hpp"
 #include "train_config.hpp"
 
 namespace dpfl::cli {
@@ -33,7 +34,6 @@ nlohmann::json RunBnnTrain(const TrainArgs& a, const GivenFlag& given, const dat
 std::size_t CompareTranscripts(const nlohmann::json& rounds, const std::vector<std::string>& replayed,
                                const std::string& what_differs, std::vector<std::string>& problems);
 
-// The operator's public key as hex, when the certificate is signed (shared by every loop).
 // The data set of a run (data::LoadNamedDataset) and its description for the certificate
 // (defined in train_command.cpp; `dpfl audit lira` loads its pool with it too).
 struct LoadedData {
@@ -42,6 +42,7 @@ struct LoadedData {
 };
 LoadedData LoadData(const TrainArgs& a);
 
+// The operator's public key as hex, when the certificate is signed (shared by every loop).
 std::optional<std::string> SigningPublicHex(const std::optional<certify::KeyPair>& signing);
 // Writes OUT_DIR/certificate.json (atomically) and, with a key, its Ed25519 signature
 // certificate.json.sig (summary["signature"] = its path); without one a stale .sig of an earlier
@@ -55,6 +56,21 @@ nlohmann::json ReplayVerdict(const nlohmann::json& rounds, const std::vector<std
                              const std::string& transcript_start, const std::string& what_differs, const std::string& sha,
                              const nlohmann::json& expected, const std::string& match_key, const std::string& what_file,
                              std::vector<std::string>& problems);
+
+// The replay verdict of an update-based loop (seed 002 and 003: Run has .configuration and .result
+// with history[].transcript, transcript_start and weights_path): the re-derived configuration must
+// equal the certificate's, then ReplayVerdict on the transcripts and final_weights.bin.
+template <class Run>
+nlohmann::json ReplayUpdateLoop(const nlohmann::json& cert, const Run& run, std::vector<std::string>& problems) {
+  if (run.configuration != cert.at("configuration"))
+    problems.push_back("replay: the re-derived configuration differs: " +
+                       nlohmann::json::diff(cert.at("configuration"), run.configuration).dump().substr(0, 300));
+  std::vector<std::string> replayed;
+  for (const auto& r : run.result.history) replayed.push_back(r.transcript);
+  return ReplayVerdict(cert.at("rounds"), replayed, run.result.transcript_start, "messages or global model differ",
+                       fl::Sha256Files({run.result.weights_path}), cert.at("final").at("weights_sha256"), "weights_match",
+                       "final weights", problems);
+}
 
 // verify-certificate --replay for a dpfl-bnn certificate: re-trains in `dir` from the
 // configuration and compares every round's transcript hash and the final models.

@@ -133,15 +133,7 @@ nlohmann::json RunQgaussTrain(TrainArgs a, const GivenFlag& given, const data::S
 
 nlohmann::json ReplayQgauss(const nlohmann::json& cert, const TrainArgs& a, const data::Split& split, const std::string& dir,
                             std::vector<std::string>& problems) {
-  const QgaussRun run = Train(a, split, dir, a.quiet);
-  if (run.configuration != cert.at("configuration"))
-    problems.push_back("replay: the re-derived configuration differs: " +
-                       nlohmann::json::diff(cert.at("configuration"), run.configuration).dump().substr(0, 300));
-  std::vector<std::string> replayed;
-  for (const auto& r : run.result.history) replayed.push_back(r.transcript);
-  return ReplayVerdict(cert.at("rounds"), replayed, run.result.transcript_start, "messages or global model differ",
-                       fl::Sha256Files({run.result.weights_path}), cert.at("final").at("weights_sha256"), "weights_match",
-                       "final weights", problems);
+  return ReplayUpdateLoop(cert, Train(a, split, dir, a.quiet), problems);
 }
 
 }  // namespace dpfl::cli

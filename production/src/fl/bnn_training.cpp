@@ -15,6 +15,7 @@
 #include "dpfl/format.hpp"
 #include "dpfl/fl/stream_util.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "round_loop_util.hpp"
 #include "sha256_writer.hpp"
 
 namespace dpfl::fl {
@@ -49,10 +50,6 @@ void WriteMetrics(const fs::path& path, const std::vector<BnnRoundRecord>& histo
       << r.accuracy_min << ',' << r.accuracy_max << ',' << r.evaluated_clients << ',' << r.uplink_bits << ','
       << r.broadcast_mean_abs << ',' << r.seconds << ',' << r.mechanism_seconds << '\n';
   WriteFileAtomic(path.string(), o.str());
-}
-
-double Seconds(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
@@ -140,11 +137,11 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
       const auto m0 = std::chrono::steady_clock::now();
       ctx[i].round = t;
       quant::EncodeBnnUpload(config.binarizer, rr ? &*rr : nullptr, latents[i], ctx[i], i, uploads[i]);  // Alg. B, C
-      mechanism += Seconds(m0);
+      mechanism += internal::SecondsSince(m0);
       if (progress) {
         const std::optional<double> last =
             result.history.empty() ? std::nullopt : std::optional<double>(result.history.back().test_accuracy);
-        progress(MakeProgress("dpfl-bnn", t, config.rounds, i + 1, n, Seconds(start), last, false));
+        progress(MakeProgress("dpfl-bnn", t, config.rounds, i + 1, n, internal::SecondsSince(start), last, false));
       }
     }
     // Alg. D: the server's view is K_j only; Alg. E: the average and the mixing.
@@ -153,7 +150,7 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
     std::vector<std::span<const std::uint64_t>> views(uploads.begin(), uploads.end());
     quant::AccumulateMessages(views, counts);
     quant::DecodeBnnAverage(counts, n, broadcast);
-    mechanism += Seconds(m0);
+    mechanism += internal::SecondsSince(m0);
     for (std::uint32_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < d; ++j)
         latents[i][j] = static_cast<float>(config.mix_beta * broadcast[j] + (1.0 - config.mix_beta) * latents[i][j]);
@@ -188,7 +185,7 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
     rec.train_loss = trained ? loss_sum / trained : 0;
     rec.uplink_bits = 64 * quant::PackedWords(d);  // what is sent: ⌈d/64⌉ packed 64-bit words
     rec.mechanism_seconds = mechanism;
-    rec.seconds = Seconds(round_start);
+    rec.seconds = internal::SecondsSince(round_start);
     result.history.push_back(rec);
     WriteMetrics(dir / "metrics.csv", result.history);
   }
@@ -202,7 +199,7 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
   }
   WriteFileAtomic(result.models_path, models);
   if (progress) {
-    progress(MakeProgress("dpfl-bnn", config.rounds, config.rounds, n, n, Seconds(start),
+    progress(MakeProgress("dpfl-bnn", config.rounds, config.rounds, n, n, internal::SecondsSince(start),
                           result.history.back().test_accuracy, true));
   }
   return result;

@@ -16,6 +16,7 @@
 #include "dpfl/error.hpp"
 #include "dpfl/format.hpp"
 #include "dpfl/fl/stream_util.hpp"
+#include "round_loop_util.hpp"
 #include "sha256_writer.hpp"
 
 namespace dpfl::fl {
@@ -55,10 +56,6 @@ void WriteMetrics(const fs::path& path, const std::vector<CepamRoundRecord>& his
       << ',' << r.h_bits << ',' << r.index_bits << ',' << r.clipped_clients << ',' << r.mean_update_norm << ','
       << r.seconds << ',' << r.mechanism_seconds << '\n';
   WriteFileAtomic(path.string(), o.str());
-}
-
-double Seconds(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void HashMessage(internal::Sha256Writer& h, const CepamUplinkMessage& msg) {
@@ -156,7 +153,7 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
       messages.push_back(EncodeCepamUplink(config.uplink, std::move(update), keys[i], i, t, &report));  // steps 4–5
       const std::vector<double> x_hat = DecodeCepamUplink(config.uplink, messages.back(), keys[i], t, m);  // server 2
       for (std::size_t j = 0; j < m; ++j) sum[j] += x_hat[j];
-      rec.mechanism_seconds += Seconds(m0);
+      rec.mechanism_seconds += internal::SecondsSince(m0);
       rec.uplink_bits += messages.back().Bits();
       rec.blocks += report.stats.blocks;
       rec.trials += report.stats.trials;
@@ -167,15 +164,12 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
       if (progress) {
         const std::optional<double> last =
             result.history.empty() ? std::nullopt : std::optional<double>(result.history.back().val_accuracy);
-        progress(MakeProgress(CepamFlMechanismName(config.uplink.mechanism), t, config.rounds, i + 1, K, Seconds(start), last, false));
+        progress(MakeProgress(CepamFlMechanismName(config.uplink.mechanism), t, config.rounds, i + 1, K, internal::SecondsSince(start), last, false));
       }
     }
     for (std::size_t j = 0; j < m; ++j)  // server step 3, p_k = 1/K
       global[j] = static_cast<float>(static_cast<double>(global[j]) + sum[j] / static_cast<double>(K));
-    for (std::size_t j = 0; j < m; ++j)
-      if (!std::isfinite(global[j]))
-        throw std::runtime_error("the global model diverged (non-finite weight " + std::to_string(j) + ") in round " +
-                                 std::to_string(t + 1) + "; lower --lr or the noise");
+    internal::ThrowIfDiverged(global, t);
     {
       internal::Sha256Writer h;
       h.Label("dpfl-cepam-round-v1");
@@ -188,21 +182,16 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
     rec.bits_per_parameter = static_cast<double>(rec.uplink_bits) / (static_cast<double>(K) * static_cast<double>(m));
     rec.mean_update_norm = norm_sum / K;
     rec.train_loss = trained ? loss_sum / trained : 0;
-    const Evaluation val = trainer.Evaluate(global, split.validation);
-    rec.val_loss = val.loss;
-    rec.val_accuracy = val.accuracy;
-    const Evaluation test = trainer.Evaluate(global, split.test);
-    rec.test_loss = test.loss;
-    rec.test_accuracy = test.accuracy;
-    rec.seconds = Seconds(round_start);
+    internal::EvaluateRound(trainer, global, split, rec);
+    rec.seconds = internal::SecondsSince(round_start);
     result.history.push_back(rec);
     WriteMetrics(dir / "metrics.csv", result.history);
   }
-  WriteFileAtomic(result.weights_path, std::string(reinterpret_cast<const char*>(global.data()), m * sizeof(float)));
+  internal::WriteWeightsFile(result.weights_path, global);
   result.final_weights = global;
   result.final_test = {result.history.back().test_loss, result.history.back().test_accuracy};
   if (progress) {
-    progress(MakeProgress(CepamFlMechanismName(config.uplink.mechanism), config.rounds, config.rounds, K, K, Seconds(start),
+    progress(MakeProgress(CepamFlMechanismName(config.uplink.mechanism), config.rounds, config.rounds, K, K, internal::SecondsSince(start),
                           result.history.back().val_accuracy, true));
   }
   return result;

@@ -16,6 +16,7 @@
 #include "dpfl/fl/cepam_training.hpp"
 #include "dpfl/fl/stream_util.hpp"
 #include "dpfl/format.hpp"
+#include "round_loop_util.hpp"
 #include "sha256_writer.hpp"
 
 namespace dpfl::fl {
@@ -28,10 +29,6 @@ nlohmann::json Fingerprint(const QgaussTrainConfig& c, std::size_t m) {
           {"clip", c.noise.clip}, {"generator", static_cast<int>(c.generator)}, {"clients", c.clients},
           {"rounds", c.rounds}, {"local_epochs", c.local_epochs}, {"batch", c.batch}, {"sampling_rate", c.sampling_rate},
           {"split", c.split}, {"dirichlet_beta", c.dirichlet_beta}, {"seed", c.seed}, {"parameters", m}};
-}
-
-double Seconds(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void WriteMetrics(const fs::path& path, const std::vector<QgaussRoundRecord>& history) {
@@ -219,7 +216,7 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
       double norm = 0;
       messages.push_back(Encode(config, grid ? &*grid : nullptr, h, keys[i], i, t, &clipped, &norm));  // lines 7–10
       AddDecoded(config, grid ? &*grid : nullptr, messages.back(), sum);                              // line 12
-      rec.mechanism_seconds += Seconds(m0);
+      rec.mechanism_seconds += internal::SecondsSince(m0);
       rec.uplink_bits += messages.back().Bits();
       rec.clipped_clients += clipped ? 1 : 0;
       norm_sum += norm;
@@ -227,7 +224,7 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
       if (progress) {
         const std::optional<double> last =
             result.history.empty() ? std::nullopt : std::optional<double>(result.history.back().val_accuracy);
-        progress(MakeProgress(name, t, config.rounds, done, static_cast<std::uint32_t>(participants.size()), Seconds(start),
+        progress(MakeProgress(name, t, config.rounds, done, static_cast<std::uint32_t>(participants.size()), internal::SecondsSince(start),
                               last, false));
       }
     }
@@ -237,10 +234,7 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
       for (std::size_t j = 0; j < m; ++j)  // line 13, α_i = 1/|S_t| (E13)
         global[j] = static_cast<float>(static_cast<double>(global[j]) + sum[j] / n);
     }
-    for (std::size_t j = 0; j < m; ++j)
-      if (!std::isfinite(global[j]))
-        throw std::runtime_error("the global model diverged (non-finite weight " + std::to_string(j) + ") in round " +
-                                 std::to_string(t + 1) + "; lower --lr or the noise");
+    internal::ThrowIfDiverged(global, t);
     {
       internal::Sha256Writer h;
       h.Label("dpfl-qgauss-round-v1");
@@ -260,21 +254,16 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
         participants.empty() ? 0.0 : static_cast<double>(rec.uplink_bits) / (static_cast<double>(participants.size()) * static_cast<double>(m));
     rec.mean_update_norm = participants.empty() ? 0.0 : norm_sum / static_cast<double>(participants.size());
     rec.train_loss = trained ? loss_sum / trained : 0;
-    const Evaluation val = trainer.Evaluate(global, split.validation);
-    rec.val_loss = val.loss;
-    rec.val_accuracy = val.accuracy;
-    const Evaluation test = trainer.Evaluate(global, split.test);
-    rec.test_loss = test.loss;
-    rec.test_accuracy = test.accuracy;
-    rec.seconds = Seconds(round_start);
+    internal::EvaluateRound(trainer, global, split, rec);
+    rec.seconds = internal::SecondsSince(round_start);
     result.history.push_back(rec);
     WriteMetrics(dir / "metrics.csv", result.history);
   }
-  WriteFileAtomic(result.weights_path, std::string(reinterpret_cast<const char*>(global.data()), m * sizeof(float)));
+  internal::WriteWeightsFile(result.weights_path, global);
   result.final_weights = global;
   result.final_test = {result.history.back().test_loss, result.history.back().test_accuracy};
   result.max_participations = *std::max_element(participations.begin(), participations.end());
-  if (progress) progress(MakeProgress(name, config.rounds, config.rounds, K, K, Seconds(start), result.history.back().val_accuracy, true));
+  if (progress) progress(MakeProgress(name, config.rounds, config.rounds, K, K, internal::SecondsSince(start), result.history.back().val_accuracy, true));
   return result;
 }
 
