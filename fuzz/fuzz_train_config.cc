@@ -96,6 +96,8 @@ const Key kKeys[] = {
     {"sdq-step", &TrainArgs::sdq_step},
     {"eps", &TrainArgs::eps},
     {"calibration", &TrainArgs::calibration},
+    {"levels", &TrainArgs::levels},
+    {"client-sampling", &TrainArgs::client_sampling},
 };
 
 const char* kSource = "fuzz.json";
