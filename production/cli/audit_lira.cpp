@@ -15,7 +15,8 @@
 // stream (BLAKE2b(seed, "lira-membership", r)) is 1 — independent fair coins, so every example is
 // a member of about half of the runs. Run 0 is the target, runs 1…M the shadows; run r trains with
 // the seed seed + r (initial weights, client keys, noise) and the same data split into clients.
-// Resumable: a run directory whose membership.txt and certificate.json exist is reused.
+// Resumable: a run directory is reused when its certificate.json exists and its run.json records
+// the same membership and training arguments (any change retrains that run).
 // The certified ε compared with the empirical lower bound is the target run's client-level
 // (ε, δ) (its certificate's first guarantee), at the same δ: an example's membership changes one
 // client's data, which the client-level guarantee covers. A certified ε below the empirical bound
@@ -187,19 +188,27 @@ json RunAudit(LiraArgs a, const GivenFlag& given) {
         for (std::size_t j = 0; j < n; ++j)
           if (member[r][j]) in_idx.push_back(j);
         data::Split rs{pool.Subset(in_idx), split.validation, split.test};
-        const std::string mask = MaskText(member[r]);
-        const fs::path cert_path = fs::path(ra.out) / "certificate.json", mask_path = fs::path(ra.out) / "membership.txt";
+        // What defines the run: its members and every training argument. A directory is reused only
+        // if its run.json says exactly this (a changed flag or pool retrains).
+        const json identity = {
+            {"membership", MaskText(member[r])}, {"pool", n}, {"dataset", ra.dataset},
+            {"synthetic_samples", ra.synthetic_samples}, {"max_samples", ra.max_samples}, {"mechanism", ra.mechanism},
+            {"levels", ra.levels}, {"sigma", ra.sigma}, {"clip", ra.clip}, {"delta", ra.delta}, {"clients", ra.clients},
+            {"rounds", ra.rounds}, {"local_epochs", ra.local_epochs}, {"batch", ra.batch}, {"lr", ra.lr},
+            {"optimizer", ra.optimizer}, {"momentum", ra.momentum}, {"model", ra.model}, {"seed", ra.seed},
+            {"client_sampling", ra.client_sampling}, {"generator", ra.generator}, {"split", ra.split}, {"beta", ra.beta}};
+        const fs::path cert_path = fs::path(ra.out) / "certificate.json", id_path = fs::path(ra.out) / "run.json";
         bool reuse = false;
-        if (fs::exists(cert_path) && fs::exists(mask_path)) {
-          std::ifstream m(mask_path);
-          std::string old;
-          std::getline(m, old);
-          reuse = old == mask;
+        if (fs::exists(cert_path) && fs::exists(id_path)) {
+          std::ifstream f(id_path);
+          const json old = json::parse(f, nullptr, false);
+          reuse = !old.is_discarded() && old == identity;
         }
         if (!reuse) {
           fs::create_directories(ra.out);
+          fs::remove(id_path);
           (void)RunQgaussTrain(ra, run_given, rs, loaded.description, std::nullopt);
-          fl::WriteFileAtomic(mask_path.string(), mask + "\n");
+          fl::WriteFileAtomic(id_path.string(), identity.dump(1) + "\n");
         }
         RunOutput& o = outputs[r];
         std::ifstream cf(cert_path);

@@ -54,6 +54,12 @@ TEST(LiraE2e, VanillaMembershipIsFoundAndTheAuditResumes) {
   const json b = Audit(dir, {"--mechanism", "vanilla"}, &second);  // every run reused
   EXPECT_EQ(b["offline"]["auc"], a["offline"]["auc"]);
   EXPECT_EQ(b["online"]["auc"], a["online"]["auc"]);
+  EXPECT_LT(second, first);
+  // A changed training flag retrains: the runs' certificates then record it.
+  const json c = Audit(dir, {"--mechanism", "vanilla", "--rounds", "3"});
+  ASSERT_FALSE(c.is_null());
+  const json cert = json::parse(dpfl::testing::ReadFileBytes(dir + "/run-2/certificate.json"));
+  EXPECT_EQ(cert["configuration"]["rounds"], 3);
 }
 
 TEST(LiraE2e, CertifiedEpsilonIsNotBelowTheEmpiricalBound) {
