@@ -190,13 +190,15 @@ json RunAudit(LiraArgs a, const GivenFlag& given) {
         data::Split rs{pool.Subset(in_idx), split.validation, split.test};
         // What defines the run: its members and every training argument. A directory is reused only
         // if its run.json says exactly this (a changed flag or pool retrains).
-        const json identity = {
+        // Round-tripped through text, as it is stored: an absent flag (NaN) is null on both sides.
+        const json identity = json::parse(json{
             {"membership", MaskText(member[r])}, {"pool", n}, {"dataset", ra.dataset},
             {"synthetic_samples", ra.synthetic_samples}, {"max_samples", ra.max_samples}, {"mechanism", ra.mechanism},
             {"levels", ra.levels}, {"sigma", ra.sigma}, {"clip", ra.clip}, {"delta", ra.delta}, {"clients", ra.clients},
             {"rounds", ra.rounds}, {"local_epochs", ra.local_epochs}, {"batch", ra.batch}, {"lr", ra.lr},
             {"optimizer", ra.optimizer}, {"momentum", ra.momentum}, {"model", ra.model}, {"seed", ra.seed},
-            {"client_sampling", ra.client_sampling}, {"generator", ra.generator}, {"split", ra.split}, {"beta", ra.beta}};
+            {"client_sampling", ra.client_sampling}, {"generator", ra.generator}, {"split", ra.split}, {"beta", ra.beta}}
+                                             .dump());
         const fs::path cert_path = fs::path(ra.out) / "certificate.json", id_path = fs::path(ra.out) / "run.json";
         bool reuse = false;
         if (fs::exists(cert_path) && fs::exists(id_path)) {
