@@ -216,7 +216,9 @@ std::string PlotRoc(const std::string& audit_dir) {
     const fs::path script = dir / "roc.gp";
     {
       std::ofstream gp(script);
-      gp << GnuplotPreamble(700, 600) << "set key bottom right\nset grid\nset logscale xy\nset xrange [1e-4:1]\n"
+      // roc.dat is whitespace-separated without a header (the preamble is set up for CSV files).
+      gp << GnuplotPreamble(700, 600) << "set datafile separator whitespace\nset datafile nocolumnheaders\n"
+         << "set key bottom right\nset grid\nset logscale xy\nset xrange [1e-4:1]\n"
          << "set yrange [1e-4:1]\nset xlabel 'false positive rate'\nset ylabel 'true positive rate'\n"
          << "set title 'LiRA ROC (log-log)'\nset output '" << png << "'\n"
          << "plot '" << dat << "' index 0 using 1:2 with lines title 'offline', '' index 1 using 1:2 with lines "
