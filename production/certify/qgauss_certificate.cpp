@@ -108,15 +108,16 @@ nlohmann::json ComputeQgaussPrivacy(const nlohmann::json& cfg) {
                                         "qgauss-vanilla adds no noise: the server sees every client's update"));
     return p;
   }
-  const double sigma = Num(cfg, "sigma"), clip = Num(cfg, "clip");
-  const long levels = mech == fl::QgaussFlMechanism::kQgauss ? static_cast<long>(U64(cfg, "levels", fl::kQgaussMaxLevels)) : 2;
+  const fl::QgaussConfig grid_config = fl::QgaussGridConfig(mech, QgaussTrainConfigFromJson(cfg).noise);
+  const double sigma = grid_config.sigma, clip = grid_config.clip;
+  const long levels = static_cast<long>(grid_config.levels);
   const double delta_d = Num(cfg, "delta");
   if (!(delta_d > 0 && delta_d < 1)) BadField("delta", "must be in (0, 1)");
   const Rational delta = Exact(delta_d);
   // The implemented law's grid, by the reference; the production must agree (else the run used
   // another law than the one accounted).
   const ref::QgGrid g = ref::QuantizedGaussianGridFor(Exact(sigma), levels, Exact(clip));
-  const fl::QgaussGrid pg = fl::MakeQgaussGrid({sigma, static_cast<std::uint32_t>(levels), clip});
+  const fl::QgaussGrid pg = fl::MakeQgaussGrid(grid_config);
   if (ref::Int(static_cast<std::int64_t>(pg.sigma2.num)) != g.sigma2 || ref::Int(pg.span) != g.span || pg.sigma2.den != 1)
     throw std::logic_error("the production grid differs from the reference's: the accounting would not describe the run");
   const ref::Int delta_units = g.span / 2;  // Δ = L/2 grid units = C

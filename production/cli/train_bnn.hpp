@@ -11,6 +11,7 @@
 
 #include "certificate.hpp"
 #include "dpfl/data/datasets.hpp"
+#include "dpfl/fl/trainer.hpp"
 #include "dpfl/fl/training.hpp"
 #include "train_config.hpp"
 
@@ -41,6 +42,8 @@ struct LoadedData {
   nlohmann::json description;
 };
 LoadedData LoadData(const TrainArgs& a);
+// The LocalTrainer options of a run (model, optimizer, lr, momentum, threads, seed), shared by every loop.
+fl::TrainerOptions TrainerOptionsFor(const TrainArgs& a);
 
 // The operator's public key as hex, when the certificate is signed (shared by every loop).
 std::optional<std::string> SigningPublicHex(const std::optional<certify::KeyPair>& signing);

@@ -19,7 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kCepamOnly[] = {"--lattice-dim", "--clip", "--sigma", "--b", "--sdq-step", "--eps", "--calibration"};
+constexpr const char* kCepamOnly[] = {"--lattice-dim", "--b", "--sdq-step", "--eps", "--calibration"};
+// The update-clipping threshold and the Gaussian noise, shared by seed 002 and seed 003.
+constexpr const char* kUpdateNoiseFlags[] = {"--clip", "--sigma"};
 struct Unsupported {
   const char* flag;
   const char* why;
@@ -77,13 +79,8 @@ struct CepamRun {
 // The configuration (noise resolved: given, calibrated by §3.11, or none), then the training.
 CepamRun Train(const TrainArgs& a, const data::Split& split, const std::string& out_dir, bool quiet) {
   const fl::CepamFlMechanism mech = fl::ParseCepamFlMechanism(a.mechanism);
-  fl::TrainerOptions topt;
-  topt.model = a.model;
-  topt.optimizer = "sgd";
-  topt.lr = a.lr;
-  topt.momentum = a.momentum;
-  topt.threads = a.threads;
-  topt.seed = a.seed;
+  fl::TrainerOptions topt = TrainerOptionsFor(a);
+  topt.optimizer = "sgd";  // section 5.2: momentum SGD (--optimizer is rejected for seed 002)
   auto trainer = fl::MakeTorchTrainer(topt, split.train.channels, split.train.height, split.train.width, split.train.classes);
   std::size_t m = 0;
   for (std::size_t s : trainer->LayerSizes()) m += s;
@@ -131,10 +128,13 @@ CepamRun Train(const TrainArgs& a, const data::Split& split, const std::string& 
 }  // namespace
 
 void CheckCepamFlags(const TrainArgs& a, const GivenFlag& given) {
+  if (!fl::IsCepamFlMechanism(a.mechanism) && !fl::IsQgaussFlMechanism(a.mechanism))
+    for (const char* flag : kUpdateNoiseFlags)
+      if (given(flag))
+        throw InvalidArgument(flag, "applies to the seed-002 (cepam-*, fl-*) and seed-003 (qgauss*) mechanisms only");
   if (!fl::IsCepamFlMechanism(a.mechanism)) {
     for (const char* flag : kCepamOnly)
-      if (given(flag) && !(fl::IsQgaussFlMechanism(a.mechanism) && (std::string(flag) == "--clip" || std::string(flag) == "--sigma")))
-        throw InvalidArgument(flag, "applies to the seed-002 mechanisms only (cepam-gaussian, cepam-laplace, fl-*)");
+      if (given(flag)) throw InvalidArgument(flag, "applies to the seed-002 mechanisms only (cepam-gaussian, cepam-laplace, fl-*)");
     if (a.model.rfind("cepam-", 0) == 0 && a.mechanism == "dpfl-bnn")
       throw InvalidArgument("--model", "'" + a.model + "' is not a binary network");
     return;

@@ -97,17 +97,6 @@ TrainArgs ArgsFromConfiguration(const nlohmann::json& cfg) {
   return a;
 }
 
-fl::TrainerOptions TrainerOptionsFor(const TrainArgs& a) {
-  fl::TrainerOptions topt;
-  topt.model = a.model;
-  topt.optimizer = a.optimizer;
-  topt.lr = a.lr;
-  topt.momentum = a.momentum;
-  topt.threads = a.threads;
-  topt.seed = a.seed;
-  return topt;
-}
-
 // The TrainConfig of a run, validated, from its configuration JSON.
 fl::TrainConfig MakeConfig(const TrainArgs& a, const nlohmann::json& cfg, const std::string& out_dir) {
   fl::TrainConfig config = certify::TrainConfigFromJson(cfg);
@@ -270,6 +259,17 @@ nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, c
 }  // namespace
 
 // The data set (data::LoadNamedDataset) and its description for the certificate.
+fl::TrainerOptions TrainerOptionsFor(const TrainArgs& a) {
+  fl::TrainerOptions topt;
+  topt.model = a.model;
+  topt.optimizer = a.optimizer;
+  topt.lr = a.lr;
+  topt.momentum = a.momentum;
+  topt.threads = a.threads;
+  topt.seed = a.seed;
+  return topt;
+}
+
 LoadedData LoadData(const TrainArgs& a) {
   data::NamedDataset named = data::LoadNamedDataset({a.dataset, a.data_dir, a.max_samples, a.synthetic_samples, a.seed});
   LoadedData out;

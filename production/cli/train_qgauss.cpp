@@ -49,13 +49,7 @@ QgaussRun Train(const TrainArgs& a, const data::Split& split, const std::string&
   const fl::QgaussFlMechanism mech = fl::ParseQgaussFlMechanism(a.mechanism);
   const bool noisy = mech != fl::QgaussFlMechanism::kVanilla;
   if (noisy && std::isnan(a.sigma)) throw InvalidArgument("--sigma", "required with --mechanism " + a.mechanism);
-  fl::TrainerOptions topt;
-  topt.model = a.model;
-  topt.optimizer = a.optimizer;
-  topt.lr = a.lr;
-  topt.momentum = a.momentum;
-  topt.threads = a.threads;
-  topt.seed = a.seed;
+  const fl::TrainerOptions topt = TrainerOptionsFor(a);
   QgaussRun run;
   run.configuration = {
       {"dataset", a.dataset}, {"mechanism", a.mechanism}, {"model", a.model},

@@ -112,6 +112,12 @@ std::string QgaussFlMechanismName(QgaussFlMechanism m) {
   return "qgauss";
 }
 
+QgaussConfig QgaussGridConfig(QgaussFlMechanism mechanism, const QgaussConfig& noise) {
+  QgaussConfig g = noise;
+  if (mechanism != QgaussFlMechanism::kQgauss) g.levels = 2;
+  return g;
+}
+
 std::uint64_t QgaussSamplingThreshold(double q) {
   const double up = std::ceil(std::ldexp(q, 64));  // exact: a power-of-two scaling, then ceil
   return up >= 0x1p64 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(up);
@@ -119,10 +125,8 @@ std::uint64_t QgaussSamplingThreshold(double q) {
 
 void ValidateQgaussTrainConfig(const QgaussTrainConfig& c) {
   if (c.mechanism != QgaussFlMechanism::kVanilla) {
-    QgaussConfig noise = c.noise;
-    if (c.mechanism == QgaussFlMechanism::kGaussian) noise.levels = 2;  // the grid needs some k; unused
     try {
-      (void)MakeQgaussGrid(noise);
+      (void)MakeQgaussGrid(QgaussGridConfig(c.mechanism, c.noise));
     } catch (const InvalidArgument& e) {
       const std::string& arg = e.argument();
       throw InvalidArgument("--" + arg, std::string(e.what()).substr(arg.size() + 2));
@@ -158,9 +162,7 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
   const std::string name = QgaussFlMechanismName(config.mechanism);
   std::optional<QgaussGrid> grid;
   if (config.mechanism != QgaussFlMechanism::kVanilla) {
-    QgaussConfig noise = config.noise;
-    if (config.mechanism == QgaussFlMechanism::kGaussian) noise.levels = 2;
-    grid = MakeQgaussGrid(noise);
+    grid = MakeQgaussGrid(QgaussGridConfig(config.mechanism, config.noise));
   }
   QgaussTrainResult result;
   std::vector<float> global = trainer.InitialWeights();

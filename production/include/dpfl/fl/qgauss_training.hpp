@@ -53,6 +53,11 @@ struct QgaussTrainConfig {
   std::string out_dir;
   std::string transcript_context;     // bound into h_0 (the CLI passes the configuration JSON)
 };
+// The noise grid's parameters for a mechanism: its own (σ, k, C) for qgauss; for qgauss-gaussian
+// the grid of k = 2 (the unquantized baseline needs a grid for its noise, not levels); nothing is
+// drawn for qgauss-vanilla. The loop, its validation and the certificate all take it from here.
+QgaussConfig QgaussGridConfig(QgaussFlMechanism mechanism, const QgaussConfig& noise);
+
 // InvalidArgument naming the flag (--sigma, --levels, --clip via MakeQgaussGrid; --clients,
 // --rounds, --local-epochs, --batch, --client-sampling, --split, --beta, --out).
 void ValidateQgaussTrainConfig(const QgaussTrainConfig& config);

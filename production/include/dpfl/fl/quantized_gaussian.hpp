@@ -16,7 +16,7 @@
 //   index = r + [U < f], U = the top m bits of a 64-bit uniform (exactly uniform in [0, M))
 // so the output law given q is exactly the one the reference computes
 // (dpfl::ref::QuantizedGaussianGridPmf) and it differs from Lemma 2's continuous law at σ̃ by
-// about 1e−10 (tests/unit/quantized_gaussian_grid_test.cpp). The input's grid rounding moves it by
+// less than 1e−9 (tests/unit/quantized_gaussian_grid_test.cpp). The input's grid rounding moves it by
 // at most g/2 = δ_q/2^17: the quantizer is unbiased for the grid point, not for x̃ (documented
 // bias ≤ δ_q·2^−17 per coordinate).
 //
