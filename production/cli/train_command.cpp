@@ -285,6 +285,11 @@ LoadedData LoadData(const TrainArgs& a) {
   return out;
 }
 
+nlohmann::json RunPldpTrain(const TrainArgs& a, const data::Split& split, const nlohmann::json& dataset) {
+  MakeConfig(a, ConfigurationJson(a, a.lambda, 0, 0), a.out);  // bad flags fail before any training
+  return RunOne(a, a.lambda, a.out, split, dataset, std::nullopt);
+}
+
 void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   auto* app = root.add_subcommand("train", "Certified federated training (writes metrics.csv, plots, certificate.json)");
   auto a = std::make_shared<TrainArgs>();

@@ -1,14 +1,24 @@
 // dpfl train / dpfl verify-certificate / dpfl keygen (docs/training.md). See train_command.cpp.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
+#include "dpfl/data/datasets.hpp"
 #include "sample_command.hpp"
+#include "train_config.hpp"
 
 namespace dpfl::cli {
 
 // `dpfl train ...`: certified federated training (needs dpfl_fl_torch; without it the command
 // exists and exits 2 saying LibTorch was not built in).
 void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands);
-// `dpfl audit lira` (audit_lira.cpp): LiRA membership inference against seed-003 FL trainings.
+// `dpfl audit lira` (audit_lira.cpp): LiRA membership inference against FL trainings of the seed-003
+// loop (qgauss, qgauss-gaussian, vanilla) and of the seed-000/001 loop (ldp-fl, corbin-fl, …).
+// One unsigned `dpfl train` run of the seed-000/001 loop (vanilla, gaussian, laplace, ldp-fl, corbin-fl,
+// augcorbin-fl, cq, coq-fl) on `split`, into a.out: the flags are validated first (InvalidArgument
+// naming the flag), then metrics.csv, final_weights.bin and certificate.json are written; returns the
+// summary `dpfl train` prints. For the audit, which trains many runs on its own subsets.
+nlohmann::json RunPldpTrain(const TrainArgs& a, const data::Split& split, const nlohmann::json& dataset);
 void RegisterAuditCommand(CLI::App& root, std::vector<Command>& commands);
 // `dpfl verify-certificate FILE [--public-key KEY.pub] [--replay]`: exit 0 verified, 1 rejected,
 // 2 bad input.

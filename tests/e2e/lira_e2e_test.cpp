@@ -3,6 +3,9 @@
 // vanilla model's membership (AUC's bootstrap lower bound > 0.5) and writes audit.json, roc.csv
 // and the runs; a second call reuses the runs (resumable) with the same numbers; a noisy
 // quantized-Gaussian audit is consistent (certified client-level ε ≥ the empirical lower bound);
+// the seed-000/001 mechanisms are audited with the same local training and compared with the
+// certificate's tightest row that covers an observer of the final model (LDP-FL: finite; CorBin-FL
+// with 2 clients: the central row's ε = inf, a true "nothing guaranteed");
 // bad flags exit 2 naming the flag. Label e2e; the whole file runs in well under 3 minutes.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -79,10 +82,53 @@ TEST(LiraE2e, CertifiedEpsilonIsNotBelowTheEmpiricalBound) {
   EXPECT_EQ(a["certified"]["delta"], 1e-5);
 }
 
+double Eps(const json& row) { return std::stod(row["epsilon_hi"].get<std::string>()); }
+
+TEST(LiraE2e, SeedZeroMechanismsAreComparedWithTheRowCoveringTheFinalModel) {
+  const std::string dir = Scratch() + "ldp";
+  const json a = Audit(dir, {"--mechanism", "ldp-fl", "--eps-p", "1", "--rounds", "3", "--jobs", "2"});
+  ASSERT_FALSE(a.is_null());
+  const json& cfg = a["target"]["configuration"];
+  EXPECT_EQ(cfg["mechanism"], "ldp-fl");
+  EXPECT_EQ(cfg["optimizer"], "adam");  // the audit's local training, as for the seed-003 mechanisms
+  EXPECT_EQ(cfg["model"], "mlp");
+  EXPECT_EQ(cfg["batch"], 128);
+  EXPECT_EQ(cfg["local_epochs"], 10);
+  // LDP-FL's messages are independent: both the tight central row and the local whole-update row
+  // over all rounds cover the final model; the audit uses the smaller ε.
+  const json cert = json::parse(dpfl::testing::ReadFileBytes(dir + "/run-0/certificate.json"));
+  double central = -1, local = -1;
+  for (const json& g : cert["privacy"]["guarantees"]) {
+    const std::string notion = g["notion"], unit = g.value("unit", std::string());
+    if (notion.rfind("tight central", 0) == 0) central = Eps(g);
+    if (unit.rfind("one client's whole update over all rounds", 0) == 0) local = Eps(g);
+  }
+  ASSERT_GT(central, 0);
+  ASSERT_GT(local, 0);
+  ASSERT_TRUE(a["certified"]["epsilon"].is_number()) << a["certified"].dump();
+  EXPECT_DOUBLE_EQ(a["certified"]["epsilon"].get<double>(), std::min(central, local));
+  EXPECT_TRUE(a["certified"]["bounded"].get<bool>());
+  EXPECT_GE(a["certified"]["epsilon"].get<double>(), a["empirical_epsilon_lower_bound"].get<double>());
+  EXPECT_TRUE(a["consistent"].get<bool>());
+
+  // CorBin-FL, 2 clients (one pair, no solo client): the local row does not cover the server's view
+  // of the pair, and the central row is infinite — reported as such, never as a finite number.
+  const json b = Audit(Scratch() + "corbin", {"--mechanism", "corbin-fl", "--eps-p", "5", "--rounds", "3", "--jobs", "2"});
+  ASSERT_FALSE(b.is_null());
+  EXPECT_TRUE(b["certified"]["epsilon"].is_null()) << b["certified"].dump();
+  EXPECT_EQ(b["certified"]["epsilon_hi"], "inf");
+  EXPECT_FALSE(b["certified"]["bounded"].get<bool>());
+  EXPECT_EQ(b["certified"]["row"].get<std::string>().rfind("tight central", 0), 0u);
+  EXPECT_TRUE(b["consistent"].get<bool>());
+}
+
 TEST(LiraE2e, BadFlagsExit2NamingTheFlag) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"audit", "lira", "--mechanism", "vanilla", "--shadows", "1", "--out", Scratch() + "bad"}, "--shadows"},
-      {{"audit", "lira", "--mechanism", "corbin-fl", "--out", Scratch() + "bad"}, "--mechanism"},
+      {{"audit", "lira", "--mechanism", "dpfl-bnn", "--out", Scratch() + "bad"}, "--mechanism"},
+      {{"audit", "lira", "--mechanism", "corbin-fl", "--sigma", "1", "--out", Scratch() + "bad"}, "--sigma"},
+      {{"audit", "lira", "--mechanism", "qgauss", "--eps-p", "1", "--sigma", "1", "--out", Scratch() + "bad"}, "--eps-p"},
+      {{"audit", "lira", "--mechanism", "ldp-fl", "--levels", "4", "--out", Scratch() + "bad"}, "--levels"},
       {{"audit", "lira", "--mechanism", "vanilla", "--variance", "x", "--out", Scratch() + "bad"}, "--variance"},
       {{"audit", "lira", "--mechanism", "vanilla", "--dataset", "synthetic", "--pool", "5", "--out", Scratch() + "bad"}, "--pool"},
       {{"audit", "lira", "--mechanism", "qgauss", "--dataset", "synthetic", "--out", Scratch() + "bad"}, "--sigma"},

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Issue 18 experiments (docs/results-qgauss.md): one `dpfl audit lira` per configuration, each in
+# OUT/NAME (the target and SHADOWS shadow trainings, audit.json, roc.csv, roc.png). An audit whose
+# audit.json exists is skipped, and an interrupted audit resumes (it reuses finished runs), so the
+# script can be re-run until everything is done. Every configuration shares the audit's local
+# training (2 clients, 10 rounds, 10 local epochs, Adam lr 0.01, batch 128, model mlp) and the pool.
+#  * grid seed003: vanilla, the Gaussian baseline and the quantized Gaussian k = 2, 4, 8, 16 at the
+#    seed's sigma = 0.03 (C_q = 1), and at sigma = 0.001 the Gaussian and k = 2, 16, 256;
+#  * grid seed000: LDP-FL and CorBin-FL at eps_p = 1 and 5 (the seed-000/001 loop, same training).
+#
+#   DPFL=build/production/dpfl OUT=results/lira DATASET=fashion-mnist POOL=5000 SHADOWS=16 JOBS=2 \
+#     GRIDS="seed003 seed000" scripts/lira-experiments.sh
+set -euo pipefail
+DPFL="${DPFL:-build/production/dpfl}"
+OUT="${OUT:-results/lira}"
+DATASET="${DATASET:-fashion-mnist}"
+POOL="${POOL:-5000}"
+SHADOWS="${SHADOWS:-16}"
+JOBS="${JOBS:-2}"
+GRIDS="${GRIDS:-seed003 seed000}"
+
+[ -x "$DPFL" ] || { echo "lira-experiments: $DPFL not found (build first, or set DPFL)" >&2; exit 2; }
+configs=()
+for grid in $GRIDS; do
+  case "$grid" in
+    seed003)
+      configs+=("vanilla|--mechanism vanilla")
+      for sigma in 0.03 0.001; do
+        configs+=("gaussian-s$sigma|--mechanism qgauss-gaussian --sigma $sigma --clip 1")
+      done
+      for k in 2 4 8 16; do configs+=("qgauss-k$k-s0.03|--mechanism qgauss --levels $k --sigma 0.03 --clip 1"); done
+      for k in 2 16 256; do configs+=("qgauss-k$k-s0.001|--mechanism qgauss --levels $k --sigma 0.001 --clip 1"); done ;;
+    seed000)
+      for eps in 1 5; do
+        configs+=("ldp-fl-e$eps|--mechanism ldp-fl --eps-p $eps")
+        configs+=("corbin-fl-e$eps|--mechanism corbin-fl --eps-p $eps")
+      done ;;
+    *) echo "lira-experiments: unknown grid '$grid' (seed003, seed000)" >&2; exit 2 ;;
+  esac
+done
+for c in "${configs[@]}"; do
+  name="${c%%|*}" args="${c#*|}"
+  dir="$OUT/$DATASET/$name"
+  [ -f "$dir/audit.json" ] && { echo "skip $dir"; continue; }
+  mkdir -p "$dir"
+  start=$SECONDS
+  # shellcheck disable=SC2086  # args is a list of flags
+  "$DPFL" audit lira --dataset "$DATASET" --pool "$POOL" --shadows "$SHADOWS" --jobs "$JOBS" $args --out "$dir" \
+    > "$dir/stdout.json" 2> "$dir/stderr.txt" || echo "FAILED $dir (exit $?; see $dir/stderr.txt)"
+  echo "done $dir in $((SECONDS - start)) s"
+done
