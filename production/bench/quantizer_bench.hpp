@@ -25,6 +25,7 @@ struct QuantizerBenchOptions {
 
 struct QuantizerBenchResult {
   std::string name;
+  std::size_t m = 0;                               // parameters per call (the qgauss rows: min(m, 2^20))
   double params_per_s = 0;                         // production path
   std::optional<double> libtorch_ops_params_per_s;  // absent when built without LibTorch
   double memcpy_params_per_s = 0;                  // memcpy of m·4 bytes with the same threads

@@ -286,13 +286,18 @@ void RegisterBenchCommand(CLI::App& root, std::vector<Command>& commands) {
     out["libtorch"] = bench::HaveLibTorch() ? "linked" : "not built (LibTorch not found at configure time)";
     out["results"] = nlohmann::json::array();
     std::ostringstream table;
-    table << std::left << std::setw(9) << "name" << std::right << std::setw(14) << "prod Mp/s" << std::setw(14)
+    double qgauss_scalar = 0;
+    for (const auto& r : results)
+      if (r.name == "qgauss-scalar") qgauss_scalar = r.params_per_s;
+    table << std::left << std::setw(14) << "name" << std::right << std::setw(14) << "prod Mp/s" << std::setw(14)
           << "torch Mp/s" << std::setw(14) << "memcpy Mp/s" << std::setw(12) << "x torch" << std::setw(12)
           << "of memcpy" << "\n";
     for (const auto& r : results) {
       nlohmann::json j;
       j["name"] = r.name;
+      j["m"] = r.m;
       j["params_per_s"] = r.params_per_s;
+      if (r.name == "qgauss" && qgauss_scalar > 0) j["speedup_vs_qgauss_scalar"] = r.params_per_s / qgauss_scalar;
       j["memcpy_params_per_s"] = r.memcpy_params_per_s;
       j["fraction_of_memcpy"] = r.params_per_s / r.memcpy_params_per_s;
       if (r.libtorch_ops_params_per_s) {
@@ -302,7 +307,7 @@ void RegisterBenchCommand(CLI::App& root, std::vector<Command>& commands) {
         j["libtorch_ops_params_per_s"] = nullptr;
       }
       out["results"].push_back(j);
-      table << std::left << std::setw(9) << r.name << std::right << std::fixed << std::setprecision(1) << std::setw(14)
+      table << std::left << std::setw(14) << r.name << std::right << std::fixed << std::setprecision(1) << std::setw(14)
             << r.params_per_s / 1e6 << std::setw(14)
             << (r.libtorch_ops_params_per_s ? *r.libtorch_ops_params_per_s / 1e6 : 0.0) << std::setw(14)
             << r.memcpy_params_per_s / 1e6 << std::setw(12)

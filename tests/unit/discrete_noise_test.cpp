@@ -273,15 +273,17 @@ dpfl::quant::StreamContext Ctx(dpfl::rng::Generator gen, std::uint32_t seed) {
 
 TEST(ProdDiscreteNoise, NoiseStreamReadsTheStreamCursorWords) {
   for (auto gen : {dpfl::rng::Generator::kChaCha20, dpfl::rng::Generator::kPhilox4x32}) {
-    for (std::uint64_t first : {std::uint64_t{0}, std::uint64_t{5}, std::uint64_t{13}}) {
+    // Starts inside, at and just past the 128-word buffers of the fast generators, read across several.
+    for (std::uint64_t first : {std::uint64_t{0}, std::uint64_t{5}, std::uint64_t{13}, std::uint64_t{127},
+                                std::uint64_t{128}, std::uint64_t{129}, (std::uint64_t{1} << 20) - 1}) {
       const dpfl::rng::StreamAddress addr{3, 9, dpfl::rng::Purpose::kPrivateCoin};
       fl::NoiseStream s(Ctx(gen, 1), addr, first);
       fl::StreamCursor c;
       c.ctx = Ctx(gen, 1);
       c.addr = addr;
       c.index = first;
-      for (int i = 0; i < 100; ++i) ASSERT_EQ(s.Next(), c.Next()) << i;
-      EXPECT_EQ(s.index(), first + 100);
+      for (int i = 0; i < 400; ++i) ASSERT_EQ(s.Next(), c.Next()) << i;
+      EXPECT_EQ(s.index(), first + 400);
     }
   }
   // The ChaCha20 block counter is 32 bits: the stream ends at 2^35 words instead of wrapping.

@@ -1,6 +1,7 @@
 // See dpfl/fl/discrete_noise.hpp (Canonne, Kamath & Steinke 2020, Algorithms 1–3).
 #include "dpfl/fl/discrete_noise.hpp"
 
+
 #include <boost/multiprecision/gmp.hpp>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/format.hpp"
+#include "dpfl/quant/fast_encoders.hpp"
 #include "dpfl/validate.hpp"
 
 namespace dpfl::fl {
@@ -154,19 +156,15 @@ NoiseStream::NoiseStream(const quant::StreamContext& ctx, const rng::StreamAddre
     : ctx_(ctx), addr_(addr), index_(first_index) {}
 
 void NoiseStream::Refill() {
-  if (ctx_.generator == rng::Generator::kChaCha20) {
-    // The ChaCha20 block counter is 32 bits: index 2^35 would wrap it and repeat the keystream.
-    if (index_ >= rng::kChaChaMaxIndex) throw std::overflow_error("NoiseStream: ChaCha20 stream exhausted (2^35 words)");
-    const std::uint64_t block = index_ >> 3;
-    rng::ChaChaUniformBlock(ctx_.key, addr_, static_cast<std::uint32_t>(block), block_);
-    block_first_ = block << 3;
-    block_size_ = 8;
-  } else {
-    const std::uint64_t block = index_ >> 1;
-    rng::PhiloxUniformBlock(ctx_.key, addr_, block, block_);
-    block_first_ = block << 1;
-    block_size_ = 2;
-  }
+  // The ChaCha20 block counter is 32 bits: index 2^35 would wrap it and repeat the keystream.
+  // (2^35 is a multiple of 128, so a buffer below it never reaches it.)
+  if (ctx_.generator == rng::Generator::kChaCha20 && index_ >= rng::kChaChaMaxIndex)
+    throw std::overflow_error("NoiseStream: ChaCha20 stream exhausted (2^35 words)");
+  static const quant::fast::Isa isa = quant::fast::BestIsa();
+  const std::uint64_t group = index_ >> 7;
+  quant::fast::StreamWords128(ctx_, addr_, group, block_, isa);
+  block_first_ = group << 7;
+  block_size_ = 128;
 }
 
 std::uint64_t NoiseStream::Next() {
@@ -177,10 +175,12 @@ std::uint64_t NoiseStream::Next() {
 std::uint64_t NoiseStream::Below(std::uint64_t bound) {
   // Lemire (2019), "Fast random integer generation in an interval": the high word of v·bound is
   // uniform once the low words below 2^64 mod bound are rejected.
-  const std::uint64_t threshold = (0 - bound) % bound;  // 2^64 mod bound
+  // The threshold 2^64 mod bound is below bound, so a low word ≥ bound is accepted without
+  // computing it (the division); the decisions are those of the plain rule "low ≥ threshold".
   for (;;) {
     const Uint128 product = static_cast<Uint128>(Next()) * bound;
-    if (static_cast<std::uint64_t>(product) >= threshold) return static_cast<std::uint64_t>(product >> 64);
+    const auto low = static_cast<std::uint64_t>(product);
+    if (low >= bound || low >= (0 - bound) % bound) return static_cast<std::uint64_t>(product >> 64);
   }
 }
 

@@ -3,11 +3,14 @@
 #include "dpfl/fl/quantized_gaussian.hpp"
 
 #include <boost/multiprecision/cpp_int.hpp>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 
 #include "dpfl/error.hpp"
 #include "dpfl/fl/qgauss_rules.hpp"
+#include "dpfl/quant/fast_encoders.hpp"
 
 namespace dpfl::fl {
 namespace qgauss_detail {
@@ -64,7 +67,37 @@ std::size_t QgaussMessageWords(const QgaussGrid& grid, std::size_t size) {
 
 QgaussMessage QgaussEncode(const QgaussGrid& grid, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
                            std::uint32_t client, int threads) {
+  return QgaussEncodeFast(grid, q, ctx, client, threads, quant::fast::BestIsa());
+}
+
+QgaussMessage QgaussEncodeScalar(const QgaussGrid& grid, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
+                                 std::uint32_t client, int threads) {
   return QgaussEncodeT<>(grid, q, ctx, client, threads);
+}
+
+// Per chunk: the scalar noise (the sampler's words depend on the chunk's earlier samples), then
+// the saturation and rounding of the whole chunk on vectors (src/cpu/fast_qgauss.cpp), with the
+// coins of the scalar loop (word j of the rounding stream for coordinate j).
+QgaussMessage QgaussEncodeFast(const QgaussGrid& grid, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
+                               std::uint32_t client, int threads, quant::fast::Isa isa) {
+  QgaussCheckInputs<>(grid, q);
+  std::vector<std::uint32_t> indices(q.size());
+  const std::int64_t half = grid.span / 2;
+  const rng::StreamAddress coins{ctx.round, client, rng::Purpose::kQgaussRounding};
+  QgaussForChunks(q.size(), threads, [&](std::size_t h) {
+    const std::size_t first = h * kQgaussChunk, count = std::min(q.size() - first, kQgaussChunk);
+    std::array<std::int64_t, kQgaussChunk> buffer;  // 32 KiB on the worker's stack
+    const std::span<std::int64_t> position(buffer.data(), count);
+    QgaussChunk<NoQgaussFaults>(grid, q.size(), ctx, client, h, false,
+                                [&](std::size_t j, std::int64_t z, std::uint64_t) { position[j - first] = half + q[j] + z; });
+    quant::fast::QgaussRoundIndicesFast(ctx, coins, first, position, grid.span, grid.step_bits, grid.levels,
+                                        std::span<std::uint32_t>(indices).subspan(first, count), isa);
+  });
+  QgaussMessage m;
+  m.size = q.size();
+  m.words.assign(QgaussMessageWords(grid, q.size()), 0);
+  qgauss_detail::Pack(indices, grid.index_bits, m.words);
+  return m;
 }
 
 std::vector<std::int64_t> QgaussNoisy(const QgaussGrid& grid, std::span<const std::int64_t> q,

@@ -76,7 +76,9 @@ Ratio128 ExactRatio(double x, const std::string& name);
 
 // Sequential reader of one counter-based stream: Next() returns
 // rng::Uniform64(ctx.generator, ctx.key, addr, index) for index = first_index, first_index + 1, …
-// (the same words as fl::StreamCursor), computing each generator block once. ChaCha20 streams
+// (the same words as fl::StreamCursor), computing the words 128 at a time on the fast path's
+// 16-lane generators (quant::fast::StreamWords128; the words are the same pure functions of their
+// index, so which instruction set computes them changes nothing). ChaCha20 streams
 // hold 2^35 words; reading past that throws std::overflow_error (never a wrapped counter).
 class NoiseStream {
  public:
@@ -95,7 +97,7 @@ class NoiseStream {
   quant::StreamContext ctx_;
   rng::StreamAddress addr_;
   std::uint64_t index_ = 0;
-  std::uint64_t block_[8] = {};
+  std::uint64_t block_[128] = {};
   std::uint64_t block_first_ = 0;  // index of block_[0]
   unsigned block_size_ = 0;        // valid words in block_ (0: empty)
 };

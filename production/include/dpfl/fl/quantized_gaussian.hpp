@@ -44,6 +44,7 @@
 
 #include "dpfl/fl/discrete_noise.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/fast_encoders.hpp"
 
 namespace dpfl::fl {
 
@@ -88,8 +89,15 @@ std::size_t QgaussMessageWords(const QgaussGrid& grid, std::size_t size);
 
 // Noise, saturation and stochastic rounding of the grid input q (|q_j| ≤ L/4) for client
 // `client` in round ctx.round; `threads` ≥ 1 chunks run in parallel (same message for any value).
+// QgaussEncode takes the fast path at the CPU's widest instruction set (QgaussEncodeFast: scalar
+// noise, vectorized rounding coins and rule); QgaussEncodeScalar is the plain loop. All return the
+// same message bit for bit (tests/unit/qgauss_fast_test.cpp).
 QgaussMessage QgaussEncode(const QgaussGrid& grid, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
                            std::uint32_t client, int threads = 1);
+QgaussMessage QgaussEncodeFast(const QgaussGrid& grid, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
+                               std::uint32_t client, int threads, quant::fast::Isa isa);
+QgaussMessage QgaussEncodeScalar(const QgaussGrid& grid, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
+                                 std::uint32_t client, int threads = 1);
 
 // The Gaussian baseline (Alg. 1 without line 9): q_j + Z_j in grid units, unsaturated, with the
 // very noise QgaussEncode draws for the same (ctx, client); the value is (q_j + Z_j)·g.

@@ -146,4 +146,21 @@ void CudaEncodeStoSign(std::span<const float> theta, const StreamContext& ctx, s
 void CudaApplyRandomizedResponse(const RandomizedResponse& rr, std::size_t m, const StreamContext& ctx,
                                  std::uint32_t client, std::span<std::uint64_t> bits);
 
+// ---- Quantized Gaussian (seed 003 Alg. 1 line 9; quantized_gaussian.cu) ----
+//
+// Saturation, stochastic rounding and packing of the quantized Gaussian (dpfl/fl/quantized_gaussian.hpp)
+// on the GPU, bit-identical to the CPU's QgaussEncode for the same noise: position[j] is the noisy
+// grid position L/2 + q_j + Z_j (fl::QgaussNoisy's values plus L/2), computed on the host by the
+// exact discrete Gaussian sampler, which has no device version (docs/cuda.md); the coins are word j
+// of the stream (ctx.round, client, kQgaussRounding), as on the CPU. span, step_bits, levels and
+// index_bits are the fl::QgaussGrid's (span = (k − 1)·2^step_bits and index_bits = ⌈log2 k⌉ are
+// checked, k ∈ [2, 65536], m ≤ 2^27: InvalidArgument naming the argument). The message is
+// ⌈m·index_bits/64⌉ words, index j at bits [j·b, (j + 1)·b).
+void CudaQgaussRoundPack(const std::int64_t* position, std::size_t m, std::int64_t span, int step_bits,
+                         std::uint32_t levels, int index_bits, const StreamContext& ctx, std::uint32_t client,
+                         std::uint64_t* words);
+// Host buffers: words.size() must be the message's word count (InvalidArgument("words") otherwise).
+void CudaQgaussRoundPack(std::span<const std::int64_t> position, std::int64_t span, int step_bits, std::uint32_t levels,
+                         int index_bits, const StreamContext& ctx, std::uint32_t client, std::span<std::uint64_t> words);
+
 }  // namespace dpfl::quant
