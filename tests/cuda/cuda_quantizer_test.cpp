@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "dpfl/error.hpp"
+#include "dpfl/fl/quantized_gaussian.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
 #include "dpfl/quant/cuda_quantizer.hpp"
 #include "testing/encoder_inputs.hpp"
@@ -600,6 +601,43 @@ TEST(CudaBnnDeviceWork, FailsCleanlyWithoutDeviceAndRunsWithOne) {
     EXPECT_GT(e.line(), 0);
     EXPECT_NE(e.code(), 0);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quantized Gaussian (seed 003): the rounding+packing kernel on the CPU's noisy positions equals
+// the CPU's message; argument checks run before any device work.
+
+TEST(CudaQgaussRoundPack, MatchesCpuMessage) {
+  DPFL_REQUIRE_CUDA_DEVICE();
+  for (const rng::Generator gen : kGenerators) {
+    StreamContext ctx = Context(gen, 21);
+    ctx.round = 2;
+    for (const std::uint32_t k : {2u, 3u, 16u, 300u, 65536u}) {
+      const fl::QgaussGrid grid = fl::MakeQgaussGrid({0.05, k, 1.0});
+      for (const std::size_t m : kSizes) {
+        std::vector<float> update(m);
+        for (std::size_t j = 0; j < m; ++j) update[j] = static_cast<float>(std::sin(0.7 * static_cast<double>(j)));
+        const std::vector<std::int64_t> q = fl::QgaussClipToGrid(grid, update);
+        std::vector<std::int64_t> position = fl::QgaussNoisy(grid, q, ctx, 4, 1);
+        for (std::int64_t& v : position) v += grid.span / 2;
+        std::vector<std::uint64_t> gpu(fl::QgaussMessageWords(grid, m));
+        CudaQgaussRoundPack(position, grid.span, grid.step_bits, grid.levels, grid.index_bits, ctx, 4, gpu);
+        ASSERT_EQ(gpu, fl::QgaussEncodeScalar(grid, q, ctx, 4, 1).words) << Name(gen) << " k=" << k << " m=" << m;
+      }
+    }
+  }
+}
+
+TEST(CudaQgaussRoundPack, RejectsInconsistentGridsBeforeDeviceWork) {
+  const StreamContext ctx = Context(rng::Generator::kChaCha20, 1);
+  const fl::QgaussGrid grid = fl::MakeQgaussGrid({0.05, 16, 1.0});
+  const std::vector<std::int64_t> position(100, grid.span / 2);
+  std::vector<std::uint64_t> words(fl::QgaussMessageWords(grid, 100)), short_words(words.size() - 1);
+  EXPECT_THROW(CudaQgaussRoundPack(position, grid.span + 1, grid.step_bits, 16, grid.index_bits, ctx, 0, words), InvalidArgument);
+  EXPECT_THROW(CudaQgaussRoundPack(position, grid.span, grid.step_bits, 16, 3, ctx, 0, words), InvalidArgument);
+  EXPECT_THROW(CudaQgaussRoundPack(position, grid.span, grid.step_bits, 1, grid.index_bits, ctx, 0, words), InvalidArgument);
+  EXPECT_THROW(CudaQgaussRoundPack(position, grid.span, grid.step_bits, 16, grid.index_bits, ctx, 0, short_words),
+               InvalidArgument);
 }
 
 }  // namespace
