@@ -9,8 +9,9 @@
 //       relative: σ̃ is printed in double);
 //   Q2  the clip: ‖q‖₂² ≤ radius² in exact integer arithmetic (the sensitivity bound the
 //       certificate uses), for any floats the update holds;
-//   Q3  every index < k, the unused bits of the last word are 0, and threads = 1 gives the same
-//       message (determinism across thread counts);
+//   Q3  every index < k, the unused bits of the last word are 0, threads = 1 gives the same
+//       message (determinism across thread counts), and so do the plain loop (QgaussEncodeScalar)
+//       and the fast path at the baseline instruction set (bit identity of the SIMD path);
 //   Q4  decoded values lie in [−C, C];
 //   Q5  bias: where the noise is negligible (σ̃ ≤ δ_q/1000) and the input is interior, the mean
 //       index over 2,048 draws of one coordinate value is within 8 standard errors (the rounding
@@ -83,6 +84,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       Fail("unused bits set", cfg.sigma, cfg.clip, k);
     if (threads != 1 && fl::QgaussEncode(g, q, ctx, client, 1).words != m.words)
       Fail("threads change the message", cfg.sigma, cfg.clip, k);
+    if (fl::QgaussEncodeScalar(g, q, ctx, client, 1).words != m.words ||
+        fl::QgaussEncodeFast(g, q, ctx, client, 1, dpfl::quant::fast::Isa::kBaseline).words != m.words)
+      Fail("the fast path and the plain loop differ", cfg.sigma, cfg.clip, k);
     // Q4
     std::vector<float> out(d);
     fl::QgaussDecode(g, m, out);
