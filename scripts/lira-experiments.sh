@@ -6,10 +6,11 @@
 # training (2 clients, 10 rounds, 10 local epochs, Adam lr 0.01, batch 128, model mlp) and the pool.
 #  * grid seed003: vanilla, the Gaussian baseline and the quantized Gaussian k = 2, 4, 8, 16 at the
 #    seed's sigma = 0.03 (C_q = 1), and at sigma = 0.001 the Gaussian and k = 2, 16, 256;
-#  * grid seed000: LDP-FL and CorBin-FL at eps_p = 1 and 5 (the seed-000/001 loop, same training).
+#  * grid seed000: LDP-FL and CorBin-FL at eps_p = 1 and 5 (the seed-000/001 loop, same training);
+#  * grid clip: the Gaussian baseline at sigma = 1e-6 (noise negligible: the l2 clip to C_q/2 alone).
 #
 #   DPFL=build/production/dpfl OUT=results/lira DATASET=fashion-mnist POOL=5000 SHADOWS=16 JOBS=2 \
-#     GRIDS="seed003 seed000" scripts/lira-experiments.sh
+#     GRIDS="seed003 seed000 clip" scripts/lira-experiments.sh
 set -euo pipefail
 DPFL="${DPFL:-build/production/dpfl}"
 OUT="${OUT:-results/lira}"
@@ -17,7 +18,7 @@ DATASET="${DATASET:-fashion-mnist}"
 POOL="${POOL:-5000}"
 SHADOWS="${SHADOWS:-16}"
 JOBS="${JOBS:-2}"
-GRIDS="${GRIDS:-seed003 seed000}"
+GRIDS="${GRIDS:-seed003 seed000 clip}"
 
 [ -x "$DPFL" ] || { echo "lira-experiments: $DPFL not found (build first, or set DPFL)" >&2; exit 2; }
 configs=()
@@ -35,7 +36,8 @@ for grid in $GRIDS; do
         configs+=("ldp-fl-e$eps|--mechanism ldp-fl --eps-p $eps")
         configs+=("corbin-fl-e$eps|--mechanism corbin-fl --eps-p $eps")
       done ;;
-    *) echo "lira-experiments: unknown grid '$grid' (seed003, seed000)" >&2; exit 2 ;;
+    clip) configs+=("gaussian-s1e-06|--mechanism qgauss-gaussian --sigma 1e-06 --clip 1") ;;
+    *) echo "lira-experiments: unknown grid '$grid' (seed003, seed000, clip)" >&2; exit 2 ;;
   esac
 done
 for c in "${configs[@]}"; do
