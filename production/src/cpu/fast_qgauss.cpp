@@ -35,9 +35,8 @@ struct RoundJob {
   std::int64_t kmax;  // k − 2
 };
 
-// The rule on one coordinate (the scalar tail, and the reference for the vector loop's body).
-DPFL_ALWAYS_INLINE std::uint32_t RoundOne(const RoundJob& job, std::size_t j, std::uint64_t coin) {
-  std::int64_t n = job.position[j];
+// The rule on one coordinate: position n (unsaturated), coin word `coin`.
+DPFL_ALWAYS_INLINE std::uint32_t Rule(const RoundJob& job, std::int64_t n, std::uint64_t coin) {
   n = n < 0 ? 0 : (n > job.span ? job.span : n);
   std::int64_t r = n >> job.step_bits;
   r = r > job.kmax ? job.kmax : r;
@@ -57,15 +56,7 @@ DPFL_ALWAYS_INLINE void Body(const RoundJob& job, const StreamLanes& lanes, std:
     const std::int64_t* pos = job.position + 128 * g;
     std::uint32_t* out = job.index + 128 * g;
     // Plain loop over fixed-size arrays: the compiler vectorizes it for the target of the caller.
-    for (int k = 0; k < 128; ++k) {
-      std::int64_t n = pos[k];
-      n = n < 0 ? 0 : (n > job.span ? job.span : n);
-      std::int64_t r = n >> job.step_bits;
-      r = r > job.kmax ? job.kmax : r;
-      const std::int64_t frac = n - (r << job.step_bits);
-      const std::int64_t u = static_cast<std::int64_t>(coins[k] >> (64 - job.step_bits));
-      out[k] = static_cast<std::uint32_t>(r + (u < frac ? 1 : 0));
-    }
+    for (int k = 0; k < 128; ++k) out[k] = Rule(job, pos[k], coins[k]);
   }
 }
 
@@ -104,7 +95,7 @@ void QgaussRoundIndicesFast(const StreamContext& ctx, const rng::StreamAddress& 
     done = groups * 128;
   }
   for (std::size_t j = done; j < m; ++j)  // the tail (or an unaligned start): word by word
-    index[j] = RoundOne(job, j, rng::Uniform64(ctx.generator, ctx.key, coin_addr, first + j));
+    index[j] = Rule(job, position[j], rng::Uniform64(ctx.generator, ctx.key, coin_addr, first + j));
 }
 
 }  // namespace dpfl::quant::fast
