@@ -186,8 +186,10 @@ CertifiedRow CertifiedForAudit(const json& cert, AuditLoop loop, double delta) {
   for (const json& g : rows) {
     const std::string notion = g.value("notion", std::string()), unit = g.value("unit", std::string());
     const bool central = notion.rfind("tight central", 0) == 0;
+    // The local rows over the whole run: m·T·ε_p, and (gaussian, laplace) the tight PLD of the
+    // client's whole participation.
     const bool local_all_rounds = unit.rfind("one client's whole update over all rounds", 0) == 0 ||
-                                  notion.rfind("tight local", 0) == 0;
+                                  notion.rfind("tight (epsilon, delta) of a client's whole participation", 0) == 0;
     if (central || (local_all_rounds && !fl::UsesPairs(kind))) consider(g);
   }
   return best;

@@ -111,6 +111,15 @@ TEST(LiraE2e, SeedZeroMechanismsAreComparedWithTheRowCoveringTheFinalModel) {
   EXPECT_GE(a["certified"]["epsilon"].get<double>(), a["empirical_epsilon_lower_bound"].get<double>());
   EXPECT_TRUE(a["consistent"].get<bool>());
 
+  // The Gaussian baseline of seed 000: the m·T local row's δ (m·T·δ_round) exceeds the audit's δ,
+  // so the tight PLD row of the client's whole participation (δ = 10^−5) is the one used.
+  const json g = Audit(Scratch() + "gauss", {"--mechanism", "gaussian", "--eps-p", "2", "--rounds", "2", "--jobs", "2"});
+  ASSERT_FALSE(g.is_null());
+  EXPECT_EQ(g["certified"]["row"].get<std::string>().rfind("tight (epsilon, delta) of a client's whole participation", 0), 0u)
+      << g["certified"].dump();
+  EXPECT_TRUE(g["certified"]["bounded"].get<bool>());
+  EXPECT_TRUE(g["consistent"].get<bool>());
+
   // CorBin-FL, 2 clients (one pair, no solo client): the local row does not cover the server's view
   // of the pair, and the central row is infinite — reported as such, never as a finite number.
   const json b = Audit(Scratch() + "corbin", {"--mechanism", "corbin-fl", "--eps-p", "5", "--rounds", "3", "--jobs", "2"});
