@@ -151,7 +151,7 @@ nlohmann::json TightLocalNoiseGuarantee(const fl::DiscreteNoiseLaw& law, std::ui
   const bool gauss = law.kind == fl::MechanismKind::kGaussian;
   nlohmann::json g;
   g["notion"] = kTightLocalNotion;
-  g["unit"] = "one client's whole update over all rounds (m T = " + std::to_string(parameters * rounds) +
+  g["unit"] = std::string(kWholeUpdateAllRoundsUnit) + " (m T = " + std::to_string(parameters * rounds) +
               " parameter releases)";
   g["adjacency"] = "any two sequences of update vectors (every coordinate clipped to its layer's range)";
   g["observer"] = observer + "; also anyone who sees only the aggregate (a post-processing of the messages)";

@@ -47,6 +47,14 @@
 
 namespace dpfl::certify {
 
+// Names of guarantee rows that readers select by (dpfl audit lira): the seed-000/001 "tight central"
+// row (an observer of the aggregates), the tight local row of a client's whole participation
+// (gaussian, laplace), and the unit that opens the whole-update local row over all rounds.
+inline constexpr const char* kTightCentralNotion = "tight central (epsilon, delta) from a privacy loss distribution";
+inline constexpr const char* kTightLocalNotion =
+    "tight (epsilon, delta) of a client's whole participation from a privacy loss distribution";
+inline constexpr const char* kWholeUpdateAllRoundsUnit = "one client's whole update over all rounds";
+
 inline constexpr char kFormat[] = "dpfl-certificate-v2";
 inline constexpr double kMonitorAlpha = 1e-6;
 

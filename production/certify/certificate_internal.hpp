@@ -127,7 +127,6 @@ void CheckFileHash(const std::string& directory, const std::string& name, const 
 // SHA-256 of the certificate's JSON without its "digest" field (integrity only: unkeyed).
 std::string Digest(nlohmann::json certificate);
 
-inline constexpr const char* kTightCentralNotion = "tight central (epsilon, delta) from a privacy loss distribution";
 // The "tight central" guarantee row (central_privacy.cpp): the aggregate observer's ε(δ_u) over
 // the run for the binary mechanisms, from the reference's PLD accountant; q_lo, q_hi are the
 // widest implemented probabilities of "+" at the clipping ends over every layer and round.
@@ -135,8 +134,6 @@ nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKin
                                      const Rational& q_lo, const Rational& q_hi, const std::string& unit,
                                      const std::string& observer);
 
-inline constexpr const char* kTightLocalNotion =
-    "tight (epsilon, delta) of a client's whole participation from a privacy loss distribution";
 // The scale of a gaussian/laplace law as an exact rational: σ² or t (grid units).
 Rational NoiseScale(const fl::DiscreteNoiseLaw& law);
 // ε(δ) of `releases` releases of that law shifted by N grid steps (the sensitivity), from the

@@ -296,7 +296,7 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
                           "basic composition over the m coordinates: m times the worst round's per-parameter epsilon", &m_worst,
                           dec_delta(m), true, ""));
     g.push_back(Guarantee(gauss ? "(epsilon, delta)-LDP of a client's update" : "epsilon-LDP of a client's update",
-                          "one client's whole update over all rounds (m T = " + Dec(mT) + " parameter releases)",
+                          std::string(kWholeUpdateAllRoundsUnit) + " (m T = " + Dec(mT) + " parameter releases)",
                           "any two sequences of update vectors", kLocalObserver,
                           "basic composition over coordinates and rounds: m times the sum over rounds", &m_total,
                           dec_delta(mT), true, ""));

@@ -54,6 +54,7 @@
 #include "dpfl/fl/stream_util.hpp"
 #include "dpfl/fl/trainer.hpp"
 #include "dpfl/format.hpp"
+#include "certificate.hpp"
 #include "run_report.hpp"
 #include "train_command.hpp"
 #include "train_qgauss.hpp"
@@ -185,11 +186,10 @@ CertifiedRow CertifiedForAudit(const json& cert, AuditLoop loop, double delta) {
   const fl::MechanismKind kind = fl::ParseMechanism(cert.at("configuration").at("mechanism").get<std::string>());
   for (const json& g : rows) {
     const std::string notion = g.value("notion", std::string()), unit = g.value("unit", std::string());
-    const bool central = notion.rfind("tight central", 0) == 0;
+    const bool central = notion == certify::kTightCentralNotion;
     // The local rows over the whole run: m·T·ε_p, and (gaussian, laplace) the tight PLD of the
     // client's whole participation.
-    const bool local_all_rounds = unit.rfind("one client's whole update over all rounds", 0) == 0 ||
-                                  notion.rfind("tight (epsilon, delta) of a client's whole participation", 0) == 0;
+    const bool local_all_rounds = unit.rfind(certify::kWholeUpdateAllRoundsUnit, 0) == 0 || notion == certify::kTightLocalNotion;
     if (central || (local_all_rounds && !fl::UsesPairs(kind))) consider(g);
   }
   return best;

@@ -258,7 +258,7 @@ nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, c
 
 }  // namespace
 
-// The data set (data::LoadNamedDataset) and its description for the certificate.
+// The LocalTrainer options of a run's arguments.
 fl::TrainerOptions TrainerOptionsFor(const TrainArgs& a) {
   fl::TrainerOptions topt;
   topt.model = a.model;
@@ -270,6 +270,7 @@ fl::TrainerOptions TrainerOptionsFor(const TrainArgs& a) {
   return topt;
 }
 
+// The data set (data::LoadNamedDataset) and its description for the certificate.
 LoadedData LoadData(const TrainArgs& a) {
   data::NamedDataset named = data::LoadNamedDataset({a.dataset, a.data_dir, a.max_samples, a.synthetic_samples, a.seed});
   LoadedData out;
