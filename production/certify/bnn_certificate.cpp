@@ -84,9 +84,7 @@ fl::BnnTrainConfig BnnTrainConfigFromJson(const nlohmann::json& cfg) {
   c.generator = generator == "philox" ? rng::Generator::kPhilox4x32 : rng::Generator::kChaCha20;
   c.eval_clients = static_cast<std::uint32_t>(U64(cfg, "eval_clients", std::numeric_limits<std::uint32_t>::max()));
   c.eval_samples = static_cast<std::size_t>(U64(cfg, "eval_samples"));
-  nlohmann::json context = cfg;
-  context.erase("threads");  // as for the other mechanisms: not part of what was sent
-  c.transcript_context = context.dump();
+  c.transcript_context = TranscriptContext(cfg);
   return c;
 }
 

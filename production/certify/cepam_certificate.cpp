@@ -268,9 +268,7 @@ fl::CepamTrainConfig CepamTrainConfigFromJson(const nlohmann::json& cfg) {
   c.split = Str(cfg, "split");
   c.dirichlet_beta = Num(cfg, "beta");
   c.seed = U64(cfg, "seed");
-  nlohmann::json context = cfg;
-  context.erase("threads");  // how it ran, not what was sent
-  c.transcript_context = context.dump();
+  c.transcript_context = TranscriptContext(cfg);
   return c;
 }
 

@@ -104,13 +104,14 @@ fl::TrainConfig TrainConfigFromJson(const nlohmann::json& cfg) {
   c.dirichlet_beta = Num(cfg, "beta");
   c.monitor_samples = U64(cfg, "monitor_samples");
   c.keys = Str(cfg, "keys");
-  // The chain binds every setting except the LibTorch thread count: how many threads compute a
-  // round is not part of what was sent (if the thread count changes the arithmetic, the
-  // messages differ and so does the chain).
-  nlohmann::json context = cfg;
-  context.erase("threads");
-  c.transcript_context = context.dump();
+  c.transcript_context = TranscriptContext(cfg);
   return c;
+}
+
+std::string TranscriptContext(const nlohmann::json& configuration) {
+  nlohmann::json context = configuration;
+  for (const char* key : {"threads", "workers", "world_size"}) context.erase(key);
+  return context.dump();
 }
 
 std::string internal::Digest(nlohmann::json cert) {

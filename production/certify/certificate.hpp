@@ -69,6 +69,11 @@ fl::MonitorOutcome MonitorRound(const fl::MechanismConfig& config, std::uint32_t
 // verification and replay use one mapping. Throws InvalidArgument for a missing or mistyped
 // field; ValidateTrainConfig is not called (the caller decides).
 fl::TrainConfig TrainConfigFromJson(const nlohmann::json& configuration);
+// The configuration bound into a transcript's h_0: every key but how the run was executed —
+// "threads" (LibTorch intra-op threads), "workers" (parallel client trainers) and "world_size"
+// (processes) — which the certificate records but which do not change what was sent (if a thread
+// count changes the arithmetic, the messages differ and so does the chain).
+std::string TranscriptContext(const nlohmann::json& configuration);
 
 // The privacy section recomputed from the configuration and the broadcast (c, r) of each
 // round. `configuration` needs mechanism, eps_p, d, gamma, delta, delta_u, dropout, clients,

@@ -90,9 +90,7 @@ fl::QgaussTrainConfig QgaussTrainConfigFromJson(const nlohmann::json& cfg) {
   c.dirichlet_beta = Num(cfg, "beta");
   c.seed = U64(cfg, "seed");
   c.encode_threads = Int(cfg, "threads");
-  nlohmann::json context = cfg;
-  context.erase("threads");  // how it ran, not what was sent
-  c.transcript_context = context.dump();
+  c.transcript_context = TranscriptContext(cfg);
   return c;
 }
 

@@ -1,6 +1,8 @@
 // dpfl — the production engine from the command line. JSON on stdout; exit codes:
 //   0 success, 2 bad input (one line on stderr naming the flag, nothing on stdout),
-//   1 a failure that is not the input's fault (a failing CUDA call, gnuplot missing or failing).
+//   1 a failure that is not the input's fault (a failing CUDA call, gnuplot missing or failing),
+//   3 (dpfl train) the runtime monitor rejected a round, 4 (dpfl train --world-size N) another
+//   rank failed, left, stalled past its timeout or could not be reached.
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "dpfl/error.hpp"
+#include "dpfl/fl/remote_fleet.hpp"
 #include "bench_command.hpp"
 #include "run_report.hpp"
 #include "sample_command.hpp"
@@ -106,6 +109,10 @@ int main(int argc, char** argv) {
     // naming the operation, the reason and the path(s), exit 2.
     std::cerr << "dpfl: error: " << FileSystemMessage(e) << "\n";
     return 2;
+  } catch (const dpfl::fl::PeerFailure& e) {
+    // Multi-process training: another rank failed, left, stalled or could not be reached.
+    std::cerr << "dpfl: error: " << OneLine(e.what()) << "\n";
+    return 4;
   } catch (const dpfl::cli::ExternalToolError& e) {
     std::cerr << "dpfl: error: " << OneLine(e.what()) << "\n";
     return 1;

@@ -37,6 +37,9 @@
 #include "train_cepam.hpp"
 #include "train_qgauss.hpp"
 #include "train_config.hpp"
+#include "train_execution.hpp"
+#include "dpfl/fl/client_host.hpp"
+#include "dpfl/fl/round_wire.hpp"
 
 namespace dpfl::cli {
 namespace {
@@ -62,8 +65,9 @@ void ApplyConfigFile(TrainArgs& a, const CLI::App* app) {
 // machine-specific (the data's location is in "dataset"; the data's identity is its SHA-256).
 // The TrainConfig is made from this JSON (certify::TrainConfigFromJson), so training,
 // verification and replay share one mapping.
-nlohmann::json ConfigurationJson(const TrainArgs& a, double lambda, std::size_t parameters, std::size_t layers) {
-  return {{"dataset", a.dataset}, {"mechanism", a.mechanism}, {"eps_p", a.eps_p}, {"d", a.d},
+nlohmann::json ConfigurationJson(const TrainArgs& a, double lambda, std::size_t parameters, std::size_t layers,
+                                 const Execution& ex = {}) {
+  return {{"workers", ex.workers}, {"world_size", ex.process.world_size},{"dataset", a.dataset}, {"mechanism", a.mechanism}, {"eps_p", a.eps_p}, {"d", a.d},
           {"gamma", a.gamma}, {"delta", a.delta}, {"delta_u", a.delta_u}, {"dropout", a.dropout},
           {"clients", a.clients}, {"rounds", a.rounds}, {"lambda", lambda}, {"lambda_grid", a.lambda_grid},
           {"seed", a.seed}, {"model", a.model}, {"optimizer", a.optimizer}, {"lr", a.lr}, {"momentum", a.momentum},
@@ -81,8 +85,9 @@ TrainArgs ArgsFromConfiguration(const nlohmann::json& cfg) {
   // Seed 002: a calibrated noise scale is calibrated again (so the replay checks the calibration).
   const bool calibrated = cfg.contains("noise") && cfg["noise"] == "calibrated";
   for (const auto& [key, value] : cfg.items()) {
+    // world_size: a replay runs in one process (the transcript does not depend on it).
     if (key == "parameters" || key == "layers" || key == "lambda_grid" || key == "latents" || key == "local_state" ||
-        key == "n_k" || key == "noise")
+        key == "n_k" || key == "noise" || key == "world_size")
       continue;
     if (value.is_null()) continue;  // an optional flag that was absent (rr_gamma, sigma, b, sdq_step, eps, delta)
     if (calibrated && (key == "sigma" || key == "b")) continue;
@@ -120,6 +125,7 @@ struct Trained {
   nlohmann::json configuration;
   fl::TrainResult result;
   nlohmann::json target;  // the --target-epsilon plan (null without one)
+  std::optional<fl::HostSummary> host;  // a client host's run (ranks 1..N-1): no result, no certificate
 };
 
 // --target-epsilon: the plan (certify::PlanTargetEpsilon) applied to a copy of the arguments; the
@@ -146,22 +152,78 @@ TrainArgs ApplyTarget(const TrainArgs& a, double lambda, std::size_t m, std::siz
   return out;
 }
 
-Trained TrainRun(const TrainArgs& a_in, double lambda, const std::string& out_dir, const data::Split& split) {
-  auto trainer = fl::MakeTorchTrainer(TrainerOptionsFor(a_in), split.train.channels, split.train.height,
-                                      split.train.width, split.train.classes);
+// One training of the seed-000/001 loop. Where the clients run is `ex` (train_execution.hpp):
+// W workers in this process, or — with a world size N > 1 — rank 0 serves (RemoteFleet) and
+// ranks 1..N-1 host blocks of clients (ServeClients; they return `host` and write nothing).
+Trained TrainRun(const TrainArgs& a_in, double lambda, const std::string& out_dir, const data::Split& split,
+                 const Execution& ex) {
+  // Model replicas: one per worker; the server of a multi-process run trains nobody and keeps one.
+  const std::size_t replicas = ex.process.world_size > 1 && !ex.IsHost() ? 1 : ex.workers;
+  std::vector<std::unique_ptr<fl::LocalTrainer>> trainers;
+  std::vector<fl::LocalTrainer*> workers;
+  for (std::size_t k = 0; k < replicas; ++k) {
+    trainers.push_back(fl::MakeTorchTrainer(TrainerOptionsFor(a_in), split.train.channels, split.train.height,
+                                            split.train.width, split.train.classes));
+    workers.push_back(trainers.back().get());
+  }
+  fl::LocalTrainer& trainer = *trainers[0];
   std::size_t m = 0;
-  for (std::size_t s : trainer->LayerSizes()) m += s;
+  for (std::size_t s : trainer.LayerSizes()) m += s;
   Trained out;
-  const TrainArgs a = ApplyTarget(a_in, lambda, m, trainer->LayerSizes().size(), out.target);
-  out.configuration = ConfigurationJson(a, lambda, m, trainer->LayerSizes().size());
+  const TrainArgs a = ApplyTarget(a_in, lambda, m, trainer.LayerSizes().size(), out.target);
+  out.configuration = ConfigurationJson(a, lambda, m, trainer.LayerSizes().size(), ex);
   const fl::TrainConfig config = MakeConfig(a, out.configuration, out_dir);
-  out.result = fl::RunTraining(config, split, *trainer, Hooks(a));
+  if (ex.process.world_size == 1) {
+    fl::LocalFleet fleet(config, split.train, workers);
+    out.result = fl::RunTraining(config, split, fleet, trainer, Hooks(a));
+    return out;
+  }
+  const std::unique_ptr<fl::Channel> channel = fl::ConnectGloo(ex.process);
+  const std::string h0 = fl::TranscriptStart(config, m), data_sha256 = fl::wire::DatasetDigest(split.train);
+  if (ex.IsHost()) {
+    fl::ClientHost host(config, split.train, fl::HostedClients(config.clients, ex.process.world_size, ex.process.rank),
+                        workers);
+    out.host = fl::ServeClients(*channel, host, h0, data_sha256);
+    return out;
+  }
+  fl::RemoteFleet fleet(*channel, config, h0, data_sha256);
+  out.result = fl::RunTraining(config, split, fleet, trainer, Hooks(a));
   return out;
 }
 
+nlohmann::json HostJson(const fl::HostSummary& h, const Execution& ex) {
+  return {{"role", "client host"}, {"rank", h.rank}, {"world_size", ex.process.world_size},
+          {"clients", {h.clients.empty() ? 0u : h.clients.front(), h.clients.empty() ? 0u : h.clients.back()}},
+          {"workers", ex.workers}, {"rounds_served", h.rounds}, {"bytes_sent", h.bytes_sent},
+          {"bytes_received", h.bytes_received}, {"message_bytes", h.message_bytes},
+          {"note", "rank 0 writes the run's outputs and certificate"}};
+}
+
+// Upload traffic per client and round, as measured on the wire (RemoteFleet) or, in one
+// process, as the messages' payload (RoundRecord::uplink_bits).
+nlohmann::json TrafficJson(const fl::TrainResult& r, std::size_t m) {
+  std::uint64_t payload_bits = 0, wire_bytes = 0, broadcast = 0, messages = 0;
+  for (const auto& rec : r.history) {
+    payload_bits += rec.uplink_bits;
+    wire_bytes += rec.wire_message_bytes;
+    broadcast += rec.wire_broadcast_bytes;
+    messages += rec.survivors;
+  }
+  nlohmann::json t = {{"messages", messages}, {"parameters", m},
+                      {"payload_bits_per_parameter", messages && m ? static_cast<double>(payload_bits) / messages / m : 0.0}};
+  if (wire_bytes > 0) {
+    t["wire_bytes_per_message"] = static_cast<double>(wire_bytes) / messages;
+    t["wire_bits_per_parameter"] = 8.0 * wire_bytes / messages / m;
+    t["broadcast_bytes_per_round"] = r.history.empty() ? 0.0 : static_cast<double>(broadcast) / r.history.size();
+  }
+  return t;
+}
+
 nlohmann::json RunOne(const TrainArgs& a, double lambda, const std::string& out_dir, const data::Split& split,
-                      const nlohmann::json& dataset_json, const std::optional<certify::KeyPair>& signing) {
-  const Trained run = TrainRun(a, lambda, out_dir, split);
+                      const nlohmann::json& dataset_json, const std::optional<certify::KeyPair>& signing,
+                      const Execution& ex) {
+  const Trained run = TrainRun(a, lambda, out_dir, split, ex);
+  if (run.host) return HostJson(*run.host, ex);
   const fl::TrainResult& result = run.result;
   certify::RunFiles files;
   files.weights_sha256 = fl::Sha256Files({result.weights_path});
@@ -175,6 +237,9 @@ nlohmann::json RunOne(const TrainArgs& a, double lambda, const std::string& out_
                         {"weights", result.weights_path},
                         {"plots", a.no_plots ? std::vector<std::string>{} : PlotRun(out_dir, a.mechanism)},
                         {"signed", signing.has_value()}, {"keys", a.keys},
+                        {"execution", {{"fleet", result.fleet}, {"workers", ex.workers}, {"threads", a.threads},
+                                       {"world_size", ex.process.world_size}}},
+                        {"traffic", TrafficJson(result, run.configuration["parameters"].get<std::size_t>())},
                         {"guarantees", cert["privacy"]["guarantees"]}};
   if (!run.target.is_null()) {
     out["target"] = run.target;
@@ -239,7 +304,10 @@ nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, c
       }
       return out;
     }
-    const Trained run = TrainRun(a, cfg.at("lambda").get<double>(), dir, split);
+    // One process (whatever the recorded world size); the certificate's worker count.
+    Execution ex;
+    ex.workers = a.workers > 0 ? static_cast<std::size_t>(a.workers) : 1;
+    const Trained run = TrainRun(a, cfg.at("lambda").get<double>(), dir, split, ex);
     std::vector<std::string> replayed;
     for (const auto& r : run.result.history) replayed.push_back(r.transcript);
     out.update(ReplayVerdict(cert.at("rounds"), replayed, run.result.transcript_start,
@@ -288,7 +356,9 @@ LoadedData LoadData(const TrainArgs& a) {
 
 nlohmann::json RunPldpTrain(const TrainArgs& a, const data::Split& split, const nlohmann::json& dataset) {
   MakeConfig(a, ConfigurationJson(a, a.lambda, 0, 0), a.out);  // bad flags fail before any training
-  return RunOne(a, a.lambda, a.out, split, dataset, std::nullopt);
+  Execution ex;  // one process; the audit runs its trainings in parallel itself (--jobs)
+  ex.workers = a.workers > 0 ? static_cast<std::size_t>(a.workers) : 1;
+  return RunOne(a, a.lambda, a.out, split, dataset, std::nullopt, ex);
 }
 
 void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
@@ -336,6 +406,7 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   app->add_option("--signing-key", a->signing_key, "Ed25519 secret key file (dpfl keygen) to sign certificate.json");
   app->add_flag("--quiet", a->quiet, "no progress line");
   app->add_flag("--no-plots", a->no_plots, "do not call gnuplot");
+  AddExecutionFlags(*app, *a);
   app->add_option("--target-epsilon", a->target_epsilon,
                   "target for the tight central epsilon (at --delta-u) over the run: calibrate eps_p or stop early");
   app->add_option("--target-mode", a->target_mode, "calibrate (default: choose eps_p) or stop (cut the rounds)");
@@ -383,6 +454,17 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
     CheckBnnOnlyFlags(*a, given);
     CheckCepamFlags(*a, given);
     CheckQgaussFlags(*a, given);
+    const Execution ex = ResolveExecution(*a);
+    if (a->mechanism == "dpfl-bnn" || fl::IsQgaussFlMechanism(a->mechanism) || fl::IsCepamFlMechanism(a->mechanism)) {
+      // The seed-002/003/004 loops train their clients one after another in one process (docs/scaling.md).
+      if (ex.process.world_size > 1)
+        throw InvalidArgument("--world-size", "multi-process training is implemented for the seed-000/001 mechanisms "
+                                              "(vanilla, gaussian, laplace, ldp-fl, corbin-fl, augcorbin-fl, cq, coq-fl), "
+                                              "not for " + a->mechanism);
+      if (a->workers > 1)
+        throw InvalidArgument("--workers", "parallel clients are implemented for the seed-000/001 mechanisms, not for " +
+                                               a->mechanism + " (its loop trains one client at a time)");
+    }
     std::optional<certify::KeyPair> signing;
     if (!a->signing_key.empty()) signing = certify::ParseSecretKey(ReadText(a->signing_key, "--signing-key"), "--signing-key");
     if (a->mechanism == "dpfl-bnn") {  // seed 004: its own loop and certificate (train_bnn.hpp)
@@ -398,17 +480,19 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
       const LoadedData loaded = LoadData(*a);
       return RunCepamTrain(*a, given, data::SplitTrainValidationTest(loaded.all, a->seed), loaded.description, signing);
     }
+    if (ex.process.world_size > 1 && a->lambda_grid)
+      throw InvalidArgument("--lambda-grid", "runs 10 trainings in one process; it cannot be combined with --world-size > 1");
     // Bad flags fail before any data is loaded (parameters are not known yet: 0 here).
     MakeConfig(*a, ConfigurationJson(*a, a->lambda, 0, 0), a->out);
     const LoadedData loaded = LoadData(*a);
     const data::Split split = data::SplitTrainValidationTest(loaded.all, a->seed);
     try {
-      if (!a->lambda_grid) return RunOne(*a, a->lambda, a->out, split, loaded.description, signing);
+      if (!a->lambda_grid) return RunOne(*a, a->lambda, a->out, split, loaded.description, signing, ex);
       nlohmann::json grid = nlohmann::json::array();
       nlohmann::json best;
       for (int k = 1; k <= 10; ++k) {
         const std::string dir = (fs::path(a->out) / ("lambda-" + std::to_string(k) + "0")).string();
-        nlohmann::json r = RunOne(*a, k / 10.0, dir, split, loaded.description, signing);
+        nlohmann::json r = RunOne(*a, k / 10.0, dir, split, loaded.description, signing, ex);
         if (best.is_null() || r["best_val_accuracy"].get<double>() > best["best_val_accuracy"].get<double>()) best = r;
         grid.push_back(r);
       }

@@ -50,6 +50,7 @@ const Key kKeys[] = {
     {"sdq-step", &TrainArgs::sdq_step},     {"eps", &TrainArgs::eps},
     {"calibration", &TrainArgs::calibration},
     {"levels", &TrainArgs::levels},         {"client-sampling", &TrainArgs::client_sampling},
+    {"workers", &TrainArgs::workers},
 };
 
 [[noreturn]] void Bad(const std::string& source, const std::string& key, const std::string& what) {

@@ -22,6 +22,7 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/format.hpp"
+#include "dpfl/fl/client_host.hpp"
 #include "dpfl/fl/protocol.hpp"
 #include "dpfl/fl/stream_util.hpp"
 #include "sha256_writer.hpp"
@@ -61,6 +62,7 @@ nlohmann::json RecordToJson(const RoundRecord& r) {
           {"test_loss", r.test_loss}, {"test_accuracy", r.test_accuracy}, {"reloaded_best", r.reloaded_best},
           {"survivors", r.survivors}, {"pairs", r.pairs}, {"solo", r.solo}, {"idle", r.idle}, {"uplink_bits", r.uplink_bits},
           {"seconds", r.seconds}, {"mechanism_seconds", r.mechanism_seconds}, {"c", r.c}, {"r", r.r},
+          {"wire_message_bytes", r.wire_message_bytes}, {"wire_broadcast_bytes", r.wire_broadcast_bytes},
           {"transcript", r.transcript},
           {"monitor", {{"applicable", r.monitor.applicable}, {"passed", r.monitor.passed}, {"test", r.monitor.test},
                        {"statistic", r.monitor.statistic}, {"critical", r.monitor.critical},
@@ -83,6 +85,8 @@ RoundRecord RecordFromJson(const nlohmann::json& j) {
   r.uplink_bits = j.at("uplink_bits");
   r.seconds = j.at("seconds");
   r.mechanism_seconds = j.value("mechanism_seconds", 0.0);
+  r.wire_message_bytes = j.value("wire_message_bytes", std::uint64_t{0});
+  r.wire_broadcast_bytes = j.value("wire_broadcast_bytes", std::uint64_t{0});
   r.transcript = j.at("transcript").get<std::string>();
   r.c = j.at("c").get<std::vector<double>>();
   r.r = j.at("r").get<std::vector<double>>();
@@ -188,28 +192,17 @@ State LoadCheckpoint(const fs::path& path, const nlohmann::json& fingerprint) {
   return s;
 }
 
-std::vector<std::size_t> SampleOrder(const TrainConfig& config, std::uint32_t client, std::uint32_t round,
-                                     std::size_t shard) {
-  StreamCursor cur;
-  cur.ctx.key = DeriveKey(config.seed, "shuffle", client);
-  cur.addr = {round, client, rng::Purpose::kPrivateCoin};
-  // An empty shard (possible with a Dirichlet split of few samples over many clients) has no
-  // sample order: the client trains nothing this round (ShuffledPasses returns none).
-  const std::size_t want = config.local_steps > 0 ? static_cast<std::size_t>(config.local_steps) * config.batch
-                                                  : static_cast<std::size_t>(config.local_epochs) * shard;
-  return ShuffledPasses(cur, shard, want);
-}
-
 void WriteMetrics(const fs::path& path, const std::vector<RoundRecord>& history) {
   std::ostringstream o;
   o << "round,train_loss,val_loss,val_accuracy,test_loss,test_accuracy,survivors,pairs,solo,uplink_bits,reloaded_best,"
-       "monitor_passed,seconds,mechanism_seconds,idle_clients\n";
+       "monitor_passed,seconds,mechanism_seconds,idle_clients,wire_message_bytes,wire_broadcast_bytes\n";
   o << std::setprecision(9);
   for (const auto& r : history)
     o << r.round + 1 << ',' << r.train_loss << ',' << r.val_loss << ',' << r.val_accuracy << ',' << r.test_loss << ','
       << r.test_accuracy << ',' << r.survivors << ',' << r.pairs << ',' << r.solo << ',' << r.uplink_bits << ','
       << (r.reloaded_best ? 1 : 0) << ',' << (r.monitor.applicable ? (r.monitor.passed ? "1" : "0") : "na") << ','
-      << r.seconds << ',' << r.mechanism_seconds << ',' << r.idle << '\n';
+      << r.seconds << ',' << r.mechanism_seconds << ',' << r.idle << ',' << r.wire_message_bytes << ','
+      << r.wire_broadcast_bytes << '\n';
   WriteAtomic(path, o.str());
 }
 
@@ -238,6 +231,13 @@ void ValidateTrainConfig(const TrainConfig& c) {
 TrainResult RunTraining(const TrainConfig& config, const data::Split& split, LocalTrainer& trainer,
                         const TrainHooks& hooks) {
   ValidateTrainConfig(config);
+  LocalFleet fleet(config, split.train, {&trainer});
+  return RunTraining(config, split, fleet, trainer, hooks);
+}
+
+TrainResult RunTraining(const TrainConfig& config, const data::Split& split, ClientFleet& fleet, LocalTrainer& trainer,
+                        const TrainHooks& hooks) {
+  ValidateTrainConfig(config);
   const fs::path dir(config.out_dir);
   fs::create_directories(dir);
   TrainResult result;
@@ -248,25 +248,10 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
   result.metrics_path = (dir / "metrics.csv").string();
   result.transcript_start = TranscriptStart(config, m);
   result.weights_path = (dir / "final_weights.bin").string();
-
-  // Client shards (seed-000 §5: IID equal shares without replacement, or Dirichlet(β)).
-  const auto shard_indices = config.split == "iid"
-                                 ? data::IidShares(split.train.size(), config.clients, config.seed)
-                                 : data::DirichletShares(split.train.labels, split.train.classes, config.clients,
-                                                         config.dirichlet_beta, config.seed);
-  std::vector<data::Dataset> shards;
-  for (const auto& idx : shard_indices) shards.push_back(split.train.Subset(idx));
-
-  // Client keys (protocol.hpp): simulated from the seed, or random. The identity directory is
-  // what every client trusts; it reaches the clients at setup, not through the server.
-  std::vector<ClientKeys> keys;
-  std::vector<PublicKey> identity_directory;
-  for (std::uint32_t i = 0; i < config.clients; ++i) {
-    keys.push_back(config.keys == "random" ? RandomClientKeys() : DeriveClientKeys(config.seed, i));
-    identity_directory.push_back(keys.back().identity_public);
-  }
+  result.fleet = fleet.Describe();
+  // The server holds no client key, shard or weight: the clients (their shards, key pairs and
+  // the identity directory they trust) live in the fleet (client_host.hpp).
   const rng::StreamKey cq_key = DeriveKey(config.seed, "cq");
-  const rng::StreamKey monitor_key = DeriveKey(config.seed, "monitor");
 
   State state;
   if (config.resume && fs::exists(result.checkpoint_path)) {
@@ -311,46 +296,44 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
       fn();
       rec.mechanism_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
-    ServerView view;
-    timed([&] {
-      std::vector<KeyAnnouncement> announcements;
-      for (std::uint32_t i = 0; i < config.clients; ++i) announcements.push_back(Announce(keys[i], i, t));
-      view = BeginRound(config.mechanism, config.clients, t, config.seed, announcements);
-    });
+    // Announcements (the clients' signed X25519 keys) are the clients' work; the pairing and
+    // dropout draw the server's.
+    const std::vector<KeyAnnouncement> announcements = fleet.Announcements(t);
+    RoundInput input;
+    input.round = t;
+    input.c = rec.c;
+    input.r = rec.r;
+    input.global = state.global;
+    timed([&] { input.view = BeginRound(config.mechanism, config.clients, t, config.seed, announcements); });
+    ServerView& view = input.view;
+    std::uint32_t clients_done = 0;
+    const std::vector<ClientOutput> outputs =
+        fleet.RunRound(input, [&] { report_progress(t, ++clients_done, false); });
+    const ClientFleet::Traffic traffic = fleet.LastTraffic();
+    rec.wire_message_bytes = traffic.message_bytes;
+    rec.wire_broadcast_bytes = traffic.broadcast_bytes;
     std::vector<MonitorSample> monitor_samples;
     std::vector<std::vector<float>> cq_rows;
     std::vector<std::uint32_t> cq_clients;
     double loss_sum = 0;
     std::uint32_t trained = 0;
-    for (std::uint32_t i = 0; i < config.clients; ++i) {
-      if (!view.present[i]) continue;
-      double loss = 0;
-      const std::vector<std::size_t> order = SampleOrder(config, i, t, shards[i].size());
-      // A client without data sends the global weights it received, encoded like any other
-      // update (so its message and the privacy ledger are unchanged); it is counted in
-      // RoundRecord::idle and metrics.csv, and left out of the mean training loss.
-      const std::vector<float> w = order.empty() ? state.global : trainer.TrainLocal(state.global, shards[i], order, config.batch, &loss);
-      if (order.empty()) {
+    for (const ClientOutput& out : outputs) {
+      if (out.idle) {
         ++rec.idle;
       } else {
-        loss_sum += loss;
+        loss_sum += out.loss;
         ++trained;
       }
+      rec.mechanism_seconds += out.encode_seconds;
       if (config.mechanism.kind == MechanismKind::kCq) {
-        cq_rows.push_back(w);
-        cq_clients.push_back(i);
+        cq_rows.push_back(out.weights);
+        cq_clients.push_back(out.client);
       } else {
-        timed([&] {
-          const ClientSlot slot = SlotFor(view, i, keys[i], identity_directory);
-          if (slot.role == Role::kSolo) ++rec.solo;
-          view.messages.push_back(EncodeClient(config.mechanism, w, ranges, slot, keys[i].private_stream, t));
-          const auto samples = SampleForMonitor(config.mechanism, w, ranges, view.messages.back(), monitor_key, t,
-                                                config.monitor_samples);
-          monitor_samples.insert(monitor_samples.end(), samples.begin(), samples.end());
-        });
+        view.messages.push_back(out.message);
+        monitor_samples.insert(monitor_samples.end(), out.monitor.begin(), out.monitor.end());
       }
-      report_progress(t, i + 1, false);
     }
+    if (config.mechanism.kind != MechanismKind::kCq) rec.solo = CountSolo(view);
     if (config.mechanism.kind == MechanismKind::kCq && !cq_rows.empty())
       timed([&] { view.messages = EncodeCqClients(config.mechanism, cq_rows, cq_clients, ranges, cq_key, t); });
     rec.survivors = static_cast<std::uint32_t>(view.messages.size());
@@ -395,6 +378,7 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Loc
     SaveCheckpoint(result.checkpoint_path, fingerprint, state);
     WriteMetrics(result.metrics_path, state.history);
   }
+  fleet.Finish();
   report_progress(config.rounds, config.clients, true);
   WriteMetrics(result.metrics_path, state.history);
   WriteAtomic(result.weights_path, FloatsToBytes(state.global));

@@ -69,6 +69,10 @@ struct RoundRecord {
   // every client's encoding, the runtime monitor and the server's aggregation (for vanilla: the
   // plain copy and mean). Local training and evaluation are excluded.
   double mechanism_seconds = 0;
+  // Bytes that crossed a process boundary this round (RemoteFleet; 0 in one process): the
+  // clients' messages as framed on the wire (client id, lengths, bit words, values) and the
+  // server's round broadcast to every host (ranges, global model, announcements, pairing).
+  std::uint64_t wire_message_bytes = 0, wire_broadcast_bytes = 0;
   std::vector<double> c, r;   // per layer, as broadcast this round (exact doubles)
   std::string transcript;     // h_t of the transcript hash chain (hex; TranscriptRound)
   MonitorOutcome monitor;
@@ -113,11 +117,19 @@ struct TrainResult {
   Evaluation final_test;
   std::string weights_path, metrics_path, checkpoint_path;
   std::string transcript_start;  // h_0 (TranscriptStart)
+  std::string fleet;             // where the clients ran (ClientFleet::Describe)
 };
 
 // Runs (or resumes) training; writes metrics.csv, checkpoint.bin and final_weights.bin to
 // config.out_dir (plots are drawn by the CLI from metrics.csv: production/cli/run_report.hpp).
+// Every client in this process, trained one after another by `trainer`.
 TrainResult RunTraining(const TrainConfig& config, const data::Split& split, LocalTrainer& trainer,
+                        const TrainHooks& hooks = {});
+// The clients in `fleet` (client_host.hpp: in-process workers, or other processes); `trainer` is
+// the server's model, used only to evaluate (and for the initial weights). The final weights and
+// every transcript hash are the same for every fleet with the same configuration.
+class ClientFleet;
+TrainResult RunTraining(const TrainConfig& config, const data::Split& split, ClientFleet& fleet, LocalTrainer& trainer,
                         const TrainHooks& hooks = {});
 
 // Transcript hash chain (DESIGN.md "Certificate (v2)"; layout in docs/training.md). SHA-256 with

@@ -1,0 +1,78 @@
+// See train_execution.hpp.
+#include "train_execution.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include "dpfl/error.hpp"
+#include "dpfl/fl/worker_pool.hpp"
+
+namespace dpfl::cli {
+namespace {
+
+// An integer environment variable in [lo, hi], or `fallback` when unset or empty.
+long EnvInteger(const char* name, long fallback, long lo, long hi) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  errno = 0;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  if (errno != 0 || end == v || *end != '\0' || x < lo || x > hi)
+    throw InvalidArgument(name, "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                    "], got '" + std::string(v).substr(0, 32) + "'");
+  return x;
+}
+
+}  // namespace
+
+void AddExecutionFlags(CLI::App& app, TrainArgs& a) {
+  app.add_option("--workers", a.workers,
+                 "client trainers in this process, each with its own model replica and --threads intra-op threads "
+                 "(default 0: one per core); the final weights are the same for every value");
+  app.add_option("--world-size", a.world_size,
+                 "processes of a multi-process run: rank 0 is the server, ranks 1..N-1 host the clients "
+                 "(default: $WORLD_SIZE, else 1)");
+  app.add_option("--rank", a.rank, "this process's rank in 0..N-1 (default: $RANK)");
+  app.add_option("--master-addr", a.master_addr, "host of rank 0's rendezvous store (default: $MASTER_ADDR, else 127.0.0.1)");
+  app.add_option("--master-port", a.master_port, "port of rank 0's rendezvous store (default: $MASTER_PORT, else 29500)");
+  app.add_option("--rendezvous-timeout", a.rendezvous_timeout, "seconds for every rank to join (default 300)");
+  app.add_option("--round-timeout", a.round_timeout,
+                 "seconds to wait for one message from a peer, e.g. a host's whole local round (default 3600)");
+}
+
+Execution ResolveExecution(const TrainArgs& a) {
+  Execution e;
+  if (a.workers < 0) throw InvalidArgument("--workers", "must be >= 0 (0: one per core), got " + std::to_string(a.workers));
+  e.workers = a.workers == 0 ? fl::DefaultWorkers() : static_cast<std::size_t>(a.workers);
+  constexpr long kMaxWorld = 1 << 20;
+  fl::DistributedOptions& p = e.process;
+  p.world_size = a.world_size != 0 ? a.world_size : static_cast<int>(EnvInteger("WORLD_SIZE", 1, 1, kMaxWorld));
+  if (p.world_size < 1 || p.world_size > kMaxWorld)
+    throw InvalidArgument("--world-size", "must be in [1, " + std::to_string(kMaxWorld) + "], got " + std::to_string(p.world_size));
+  p.rank = a.rank >= 0 ? a.rank : static_cast<int>(EnvInteger("RANK", 0, 0, kMaxWorld));
+  if (a.rank < -1) throw InvalidArgument("--rank", "must be >= 0, got " + std::to_string(a.rank));
+  if (p.rank >= p.world_size)
+    throw InvalidArgument(a.rank >= 0 ? "--rank" : "RANK", "must be in 0.." + std::to_string(p.world_size - 1) +
+                                                               " for a world size of " + std::to_string(p.world_size) +
+                                                               ", got " + std::to_string(p.rank));
+  if (!a.master_addr.empty()) {
+    p.master_addr = a.master_addr;
+  } else if (const char* v = std::getenv("MASTER_ADDR"); v != nullptr && *v != '\0') {
+    p.master_addr = v;
+  }
+  if (a.master_port < 0 || a.master_port > 65535)
+    throw InvalidArgument("--master-port", "must be in 1..65535, got " + std::to_string(a.master_port));
+  p.master_port = a.master_port != 0 ? a.master_port : static_cast<int>(EnvInteger("MASTER_PORT", 29500, 1, 65535));
+  if (!(a.rendezvous_timeout > 0) || !std::isfinite(a.rendezvous_timeout))
+    throw InvalidArgument("--rendezvous-timeout", "must be a finite number of seconds > 0");
+  if (!(a.round_timeout > 0) || !std::isfinite(a.round_timeout))
+    throw InvalidArgument("--round-timeout", "must be a finite number of seconds > 0");
+  p.rendezvous_timeout = a.rendezvous_timeout;
+  p.round_timeout = a.round_timeout;
+  return e;
+}
+
+}  // namespace dpfl::cli

@@ -1,0 +1,31 @@
+// How `dpfl train` runs (docs/scaling.md): parallel client trainers in one process (--workers W,
+// --threads T per worker) and multi-process runs on LibTorch c10d / Gloo (--world-size N --rank R
+// --master-addr HOST --master-port P, or torchrun's WORLD_SIZE, RANK, MASTER_ADDR, MASTER_PORT;
+// flags win over the environment). None of it changes what is sent: the final weights and every
+// transcript hash are the same for every W and N.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstddef>
+
+#include "dpfl/fl/gloo_channel.hpp"
+#include "train_config.hpp"
+
+namespace dpfl::cli {
+
+struct Execution {
+  std::size_t workers = 1;          // client trainers in this process
+  fl::DistributedOptions process;   // world_size 1: one process
+  bool IsHost() const { return process.world_size > 1 && process.rank > 0; }
+};
+
+// Registers --workers, --world-size, --rank, --master-addr, --master-port, --rendezvous-timeout
+// and --round-timeout on `app`.
+void AddExecutionFlags(CLI::App& app, TrainArgs& a);
+// The execution of `a`: flags, else the environment, else one process with one worker per core.
+// InvalidArgument naming the flag or variable for a bad value (a non-integer WORLD_SIZE, a rank
+// outside 0..N−1, --workers < 0, a timeout ≤ 0).
+Execution ResolveExecution(const TrainArgs& a);
+
+}  // namespace dpfl::cli
