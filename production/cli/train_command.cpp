@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -152,6 +153,23 @@ TrainArgs ApplyTarget(const TrainArgs& a, double lambda, std::size_t m, std::siz
   return out;
 }
 
+// Fault injection for the multi-process tests (docs/scaling.md "Faults"): with
+// DPFL_FAULT_KILL_HOST_AT_ROUND=R (1-based) in its environment, a client host kills itself with
+// SIGKILL when round R's input arrives — an abrupt death, as of a machine that loses power.
+std::function<void(std::uint32_t)> FaultInjection(const Execution& ex) {
+  const char* v = std::getenv("DPFL_FAULT_KILL_HOST_AT_ROUND");
+  if (v == nullptr || *v == '\0') return {};
+  char* end = nullptr;
+  const unsigned long r = std::strtoul(v, &end, 10);
+  if (end == v || *end != '\0' || r == 0)
+    throw InvalidArgument("DPFL_FAULT_KILL_HOST_AT_ROUND", "must be a round number >= 1, got '" + std::string(v).substr(0, 32) + "'");
+  return [r, rank = ex.process.rank](std::uint32_t round) {
+    if (round + 1 != r) return;
+    std::cerr << "dpfl: fault injection: rank " << rank << " kills itself at round " << r << "\n";
+    std::raise(SIGKILL);
+  };
+}
+
 // One training of the seed-000/001 loop. Where the clients run is `ex` (train_execution.hpp):
 // W workers in this process, or — with a world size N > 1 — rank 0 serves (RemoteFleet) and
 // ranks 1..N-1 host blocks of clients (ServeClients; they return `host` and write nothing).
@@ -183,7 +201,7 @@ Trained TrainRun(const TrainArgs& a_in, double lambda, const std::string& out_di
   if (ex.IsHost()) {
     fl::ClientHost host(config, split.train, fl::HostedClients(config.clients, ex.process.world_size, ex.process.rank),
                         workers);
-    out.host = fl::ServeClients(*channel, host, h0, data_sha256);
+    out.host = fl::ServeClients(*channel, host, h0, data_sha256, FaultInjection(ex));
     return out;
   }
   fl::RemoteFleet fleet(*channel, config, h0, data_sha256);

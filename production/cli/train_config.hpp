@@ -49,11 +49,11 @@ struct TrainArgs {
   std::string client_sampling = "full";
   // Execution (docs/scaling.md; not part of what is sent, so not bound into the transcript):
   // parallel client trainers per process (0: one per core), and the process group of a
-  // multi-process run — world size, rank, rank 0's address and port (0 / -1 / "": not given on
+  // multi-process run — world size, rank, rank 0's address and port (-1 / "": not given on
   // the command line, so WORLD_SIZE, RANK, MASTER_ADDR, MASTER_PORT or the single-process
   // default), rendezvous and per-frame timeouts in seconds. Only --workers may come from a file.
   int workers = 0;
-  int world_size = 0, rank = -1, master_port = 0;
+  int world_size = -1, rank = -1, master_port = -1;
   std::string master_addr;
   double rendezvous_timeout = 300, round_timeout = 3600;
   bool delta_given = false;  // not a flag: whether --delta was given (a seed-002 target), set by the CLI

@@ -49,7 +49,7 @@ Execution ResolveExecution(const TrainArgs& a) {
   e.workers = a.workers == 0 ? fl::DefaultWorkers() : static_cast<std::size_t>(a.workers);
   constexpr long kMaxWorld = 1 << 20;
   fl::DistributedOptions& p = e.process;
-  p.world_size = a.world_size != 0 ? a.world_size : static_cast<int>(EnvInteger("WORLD_SIZE", 1, 1, kMaxWorld));
+  p.world_size = a.world_size != -1 ? a.world_size : static_cast<int>(EnvInteger("WORLD_SIZE", 1, 1, kMaxWorld));
   if (p.world_size < 1 || p.world_size > kMaxWorld)
     throw InvalidArgument("--world-size", "must be in [1, " + std::to_string(kMaxWorld) + "], got " + std::to_string(p.world_size));
   p.rank = a.rank >= 0 ? a.rank : static_cast<int>(EnvInteger("RANK", 0, 0, kMaxWorld));
@@ -63,9 +63,9 @@ Execution ResolveExecution(const TrainArgs& a) {
   } else if (const char* v = std::getenv("MASTER_ADDR"); v != nullptr && *v != '\0') {
     p.master_addr = v;
   }
-  if (a.master_port < 0 || a.master_port > 65535)
+  if (a.master_port != -1 && (a.master_port < 1 || a.master_port > 65535))
     throw InvalidArgument("--master-port", "must be in 1..65535, got " + std::to_string(a.master_port));
-  p.master_port = a.master_port != 0 ? a.master_port : static_cast<int>(EnvInteger("MASTER_PORT", 29500, 1, 65535));
+  p.master_port = a.master_port != -1 ? a.master_port : static_cast<int>(EnvInteger("MASTER_PORT", 29500, 1, 65535));
   if (!(a.rendezvous_timeout > 0) || !std::isfinite(a.rendezvous_timeout))
     throw InvalidArgument("--rendezvous-timeout", "must be a finite number of seconds > 0");
   if (!(a.round_timeout > 0) || !std::isfinite(a.round_timeout))

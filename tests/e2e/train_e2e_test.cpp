@@ -35,7 +35,7 @@ std::vector<std::string> TrainArgs(const std::string& mechanism, const std::stri
                                    const std::string& samples = "600", int clients = 4) {
   return {"train", "--dataset", "synthetic", "--synthetic-samples", samples, "--mechanism", mechanism,
           "--eps-p", "2", "--clients", std::to_string(clients), "--rounds", std::to_string(rounds), "--seed", "11",
-          "--out", out, "--quiet", "--no-plots", "--local-epochs", "2"};
+          "--out", out, "--quiet", "--no-plots", "--local-epochs", "2", "--workers", "1"};
 }
 
 TEST(TrainE2e, CorBinFlRunsIsDeterministicAndCertified) {
@@ -79,12 +79,14 @@ TEST(TrainE2e, LdpFlRunsAndWritesOneMetricsRowPerRound) {
   EXPECT_GE(out.at("final_test_accuracy").get<double>(), 0.0);
   const std::string metrics = ReadBytes(dir + "/metrics.csv");
   EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), 3);  // header + 2 rounds
-  // The directly timed mechanism work is the last column, and it is part of the round.
+  // The directly timed mechanism work is the column before idle_clients and the wire bytes (0 in
+  // one process), and it is part of the round.
   const std::string header = metrics.substr(0, metrics.find('\n'));
-  EXPECT_TRUE(header.ends_with(",seconds,mechanism_seconds,idle_clients")) << header;
+  EXPECT_TRUE(header.ends_with(",seconds,mechanism_seconds,idle_clients,wire_message_bytes,wire_broadcast_bytes")) << header;
   std::istringstream rows(metrics.substr(metrics.find('\n') + 1));
   for (std::string row; std::getline(rows, row);) {
-    row = row.substr(0, row.rfind(','));  // drop idle_clients
+    EXPECT_TRUE(row.ends_with(",0,0")) << "no bytes cross a process boundary in one process: " << row;
+    for (int k = 0; k < 3; ++k) row = row.substr(0, row.rfind(','));  // drop idle_clients and the wire bytes
     const std::size_t last = row.rfind(','), before = row.rfind(',', last - 1);
     const double round_s = std::stod(row.substr(before + 1, last - before - 1)), mech_s = std::stod(row.substr(last + 1));
     EXPECT_GT(mech_s, 0.0) << row;

@@ -37,7 +37,7 @@ using dpfl::testing::Redigest;  // what a forger does (testing/forgery.hpp)
 std::vector<std::string> Train(const std::string& mechanism, const std::string& out, int clients = 4, int rounds = 3) {
   return {"train", "--dataset", "synthetic", "--synthetic-samples", "600", "--mechanism", mechanism, "--eps-p", "2",
           "--clients", std::to_string(clients), "--rounds", std::to_string(rounds), "--seed", "11", "--out", out,
-          "--quiet", "--no-plots"};
+          "--quiet", "--no-plots", "--workers", "1"};
 }
 
 // One signed genuine run shared by the tests below (trained once).
@@ -347,7 +347,7 @@ TEST(TrustE2e, EmptyShardsDoNotHang) {
   const std::string dir = Scratch() + "dirichlet";
   const auto r = RunProgram("timeout", {"120", kDpfl, "train", "--dataset", "synthetic", "--synthetic-samples", "300", "--split",
                                         "dirichlet", "--beta", "0.01", "--clients", "50", "--local-steps", "1", "--rounds", "1",
-                                        "--out", dir, "--quiet", "--no-plots"},
+                                        "--out", dir, "--quiet", "--no-plots", "--workers", "1"},
                             Scratch());
   ASSERT_EQ(r.exit_code, 0) << "exit 124 = timed out (the hang): " << r.err;
   const std::string metrics = ReadBytes(dir + "/metrics.csv");

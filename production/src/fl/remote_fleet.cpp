@@ -159,7 +159,7 @@ void RemoteFleet::Finish() {
 }
 
 HostSummary ServeClients(Channel& channel, ClientHost& host, const std::string& transcript_start,
-                         const std::string& data_sha256) {
+                         const std::string& data_sha256, const std::function<void(std::uint32_t)>& before_round) {
   HostSummary s;
   s.rank = static_cast<std::uint32_t>(channel.rank());
   s.clients = host.clients();
@@ -190,6 +190,7 @@ HostSummary ServeClients(Channel& channel, ClientHost& host, const std::string& 
         break;
       case wire::Kind::kRound: {
         const RoundInput in = wire::DecodeRound(frame);
+        if (before_round) before_round(in.round);
         std::uint64_t message_bytes = 0;
         send(wire::EncodeOutputs(in.round, host.Run(in), &message_bytes));
         s.message_bytes += message_bytes;

@@ -78,7 +78,9 @@ struct HostSummary {
   std::vector<std::uint32_t> clients;
   std::uint64_t bytes_sent = 0, bytes_received = 0, message_bytes = 0;
 };
+// `before_round` (may be empty) is called with each round's 0-based index before the host trains
+// it (the CLI's fault injection for tests: DPFL_FAULT_KILL_HOST_AT_ROUND, docs/scaling.md).
 HostSummary ServeClients(Channel& channel, ClientHost& host, const std::string& transcript_start,
-                         const std::string& data_sha256);
+                         const std::string& data_sha256, const std::function<void(std::uint32_t)>& before_round = {});
 
 }  // namespace dpfl::fl
