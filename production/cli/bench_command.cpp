@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "../bench/quantizer_bench.hpp"
+#include "bench_scaling.hpp"
 #include "certificate.hpp"
 #include "dpfl/data/datasets.hpp"
 #include "dpfl/error.hpp"
@@ -60,7 +61,34 @@ void RegisterRoundsBench(CLI::App& bench, std::vector<Command>& commands) {
   app->add_option("--threads", args->threads, "LibTorch intra-op threads (default 1)");
   app->add_option("--out", args->out, "scratch directory for the runs (default: a temporary one, removed)");
   app->add_flag("--json", args->json, "print JSON only (default: a table on stderr and JSON on stdout)");
-  commands.push_back({app, [args]() -> nlohmann::json {
+  // --scaling: the other benchmark of rounds (bench_scaling.hpp).
+  auto scaling = std::make_shared<ScalingBenchOptions>();
+  auto scaling_on = std::make_shared<bool>(false);
+  app->add_flag("--scaling", *scaling_on,
+                "instead: ldp-fl rounds with 1 and --workers W workers, with 2 processes on localhost, and the PyTorch "
+                "peer (--peer) at 1 and W threads, one run (defaults: fashion-mnist, 20000 samples, 100 clients, 2 local "
+                "epochs, lr 0.1)");
+  app->add_option("--workers", scaling->workers, "--scaling: W (default 2)");
+  app->add_option("--lr", scaling->lr, "--scaling: local learning rate (default 0.1, the main job's)");
+  app->add_option("--peer", scaling->peer, "--scaling: the PyTorch peer script (scripts/fedavg_peer.py); absent: no peer rows");
+  app->add_option("--python", scaling->python, "--scaling: the Python with torch (default python3)");
+  app->add_option("--port", scaling->port, "--scaling: rank 0's port for the 2-process row (default: a free one)");
+  commands.push_back({app, [args, app, scaling, scaling_on]() -> nlohmann::json {
+    if (*scaling_on) {
+      ScalingBenchOptions o = *scaling;
+      if (app->count("--dataset")) o.dataset = args->dataset;
+      if (app->count("--max-samples")) o.max_samples = args->max_samples;
+      if (app->count("--synthetic-samples")) o.synthetic_samples = args->synthetic_samples;
+      if (app->count("--clients")) o.clients = args->clients;
+      if (app->count("--rounds")) o.rounds = args->rounds;
+      if (app->count("--local-epochs")) o.local_epochs = args->local_epochs;
+      if (app->count("--eps-p")) o.eps_p = args->eps_p;
+      o.out = args->out;
+      o.json = args->json;
+      return RunScalingBench(o);
+    }
+    for (const char* flag : {"--workers", "--lr", "--peer", "--python", "--port"})
+      if (app->count(flag)) throw InvalidArgument(flag, "only with --scaling");
     if (!fl::HaveTorchTrainer()) throw InvalidArgument("bench rounds", "this dpfl was built without LibTorch");
     if (args->dataset != "synthetic" && args->dataset != "fashion-mnist")
       throw InvalidArgument("--dataset", "must be synthetic or fashion-mnist, got '" + args->dataset + "'");

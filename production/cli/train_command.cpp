@@ -379,6 +379,11 @@ nlohmann::json RunPldpTrain(const TrainArgs& a, const data::Split& split, const 
   return RunOne(a, a.lambda, a.out, split, dataset, std::nullopt, ex);
 }
 
+fl::TrainResult RunPldpRounds(const TrainArgs& a, const data::Split& split, const Execution& ex) {
+  MakeConfig(a, ConfigurationJson(a, a.lambda, 0, 0), a.out);
+  return TrainRun(a, a.lambda, a.out, split, ex).result;
+}
+
 void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
   auto* app = root.add_subcommand("train", "Certified federated training (writes metrics.csv, plots, certificate.json)");
   auto a = std::make_shared<TrainArgs>();

@@ -5,7 +5,9 @@
 
 #include "dpfl/data/datasets.hpp"
 #include "sample_command.hpp"
+#include "dpfl/fl/training.hpp"
 #include "train_config.hpp"
+#include "train_execution.hpp"
 
 namespace dpfl::cli {
 
@@ -19,6 +21,10 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands);
 // naming the flag), then metrics.csv, final_weights.bin and certificate.json are written; returns the
 // summary `dpfl train` prints. For the audit, which trains many runs on its own subsets.
 nlohmann::json RunPldpTrain(const TrainArgs& a, const data::Split& split, const nlohmann::json& dataset);
+// The rounds of one seed-000/001 `dpfl train` with `a`'s flags and no certificate, the clients
+// placed by `ex` (train_execution.hpp); for `dpfl bench rounds --scaling`. A client host
+// (ex.IsHost()) serves its clients and returns an empty result.
+fl::TrainResult RunPldpRounds(const TrainArgs& a, const data::Split& split, const Execution& ex);
 void RegisterAuditCommand(CLI::App& root, std::vector<Command>& commands);
 // `dpfl verify-certificate FILE [--public-key KEY.pub] [--replay]`: exit 0 verified, 1 rejected,
 // 2 bad input.
