@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <sstream>
 
 #include "testing/forgery.hpp"
@@ -351,9 +352,20 @@ TEST(TrustE2e, EmptyShardsDoNotHang) {
                             Scratch());
   ASSERT_EQ(r.exit_code, 0) << "exit 124 = timed out (the hang): " << r.err;
   const std::string metrics = ReadBytes(dir + "/metrics.csv");
-  const std::string row = metrics.substr(metrics.find('\n') + 1);
-  const int idle = std::stoi(row.substr(row.rfind(',') + 1));
-  EXPECT_GT(idle, 0) << "beta = 0.01 over 50 clients leaves some shards empty: " << row;
+  // The idle_clients column, found by its name in the header.
+  std::vector<std::string> header, row;
+  std::istringstream lines(metrics);
+  for (auto* fields : {&header, &row}) {
+    std::string line, field;
+    std::getline(lines, line);
+    std::istringstream cells(line);
+    while (std::getline(cells, field, ',')) fields->push_back(field);
+  }
+  const auto column = std::find(header.begin(), header.end(), "idle_clients");
+  ASSERT_NE(column, header.end()) << metrics;
+  ASSERT_EQ(row.size(), header.size()) << metrics;
+  const int idle = std::stoi(row[static_cast<std::size_t>(column - header.begin())]);
+  EXPECT_GT(idle, 0) << "beta = 0.01 over 50 clients leaves some shards empty: " << metrics;
   EXPECT_EQ(Verify(dir).exit_code, 0);
 }
 
