@@ -25,6 +25,7 @@
 #include "dpfl/fl/client_host.hpp"
 #include "dpfl/fl/protocol.hpp"
 #include "dpfl/fl/stream_util.hpp"
+#include "dpfl/fl/worker_pool.hpp"
 #include "sha256_writer.hpp"
 
 namespace dpfl::fl {
@@ -206,6 +207,42 @@ void WriteMetrics(const fs::path& path, const std::vector<RoundRecord>& history)
   WriteAtomic(path, o.str());
 }
 
+// The server's evaluation of a fixed set (validation or test), in fixed chunks of 1,000
+// samples spread over the idle replicas and combined in chunk order: the numbers do not depend
+// on how many replicas there are (--workers), only on the chunking.
+class ChunkedEvaluation {
+ public:
+  explicit ChunkedEvaluation(const data::Dataset& d) : n_(d.size()) {
+    for (std::size_t start = 0; start < d.size(); start += kChunk) {
+      std::vector<std::size_t> idx;
+      for (std::size_t i = start; i < std::min(d.size(), start + kChunk); ++i) idx.push_back(i);
+      chunks_.push_back(d.Subset(idx));
+    }
+  }
+  Evaluation Run(const std::vector<LocalTrainer*>& replicas, const std::vector<float>& w) const {
+    Evaluation e;
+    if (n_ == 0) return e;
+    std::vector<Evaluation> parts(chunks_.size());
+    ForEachItem(replicas.size(), chunks_.size(),
+                [&](std::size_t worker, std::size_t k) { parts[k] = replicas[worker]->Evaluate(w, chunks_[k]); });
+    double loss_sum = 0;
+    std::uint64_t correct = 0;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      const auto n = static_cast<double>(chunks_[k].size());
+      loss_sum += parts[k].loss * n;
+      correct += static_cast<std::uint64_t>(std::llround(parts[k].accuracy * n));  // an exact count
+    }
+    e.loss = loss_sum / static_cast<double>(n_);
+    e.accuracy = static_cast<double>(correct) / static_cast<double>(n_);
+    return e;
+  }
+
+ private:
+  static constexpr std::size_t kChunk = 1000;
+  std::size_t n_;
+  std::vector<data::Dataset> chunks_;
+};
+
 }  // namespace
 
 void ValidateTrainConfig(const TrainConfig& c) {
@@ -252,6 +289,9 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Cli
   // The server holds no client key, shard or weight: the clients (their shards, key pairs and
   // the identity directory they trust) live in the fleet (client_host.hpp).
   const rng::StreamKey cq_key = DeriveKey(config.seed, "cq");
+  std::vector<LocalTrainer*> evaluators = fleet.LocalReplicas();
+  if (evaluators.empty()) evaluators = {&trainer};
+  const ChunkedEvaluation validation(split.validation), test_set(split.test);
 
   State state;
   if (config.resume && fs::exists(result.checkpoint_path)) {
@@ -355,7 +395,7 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Cli
       for (std::size_t j = 0; j < m; ++j) state.global[j] = (1.0f - lambda) * state.global[j] + lambda * w_final[j];
     }
     rec.train_loss = trained ? loss_sum / trained : 0.0;
-    const Evaluation val = trainer.Evaluate(state.global, split.validation);
+    const Evaluation val = validation.Run(evaluators, state.global);
     rec.val_loss = val.loss;
     rec.val_accuracy = val.accuracy;
     if (val.accuracy > state.best_val) {
@@ -369,7 +409,7 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Cli
     }
     rec.transcript = TranscriptRound(state.history.empty() ? result.transcript_start : state.history.back().transcript, t,
                                      ranges, view.messages, state.global);
-    const Evaluation test = trainer.Evaluate(state.global, split.test);
+    const Evaluation test = test_set.Run(evaluators, state.global);
     rec.test_loss = test.loss;
     rec.test_accuracy = test.accuracy;
     rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - round_start).count();
@@ -383,7 +423,7 @@ TrainResult RunTraining(const TrainConfig& config, const data::Split& split, Cli
   WriteMetrics(result.metrics_path, state.history);
   WriteAtomic(result.weights_path, FloatsToBytes(state.global));
   result.final_weights = state.global;
-  result.final_test = trainer.Evaluate(state.global, split.test);
+  result.final_test = test_set.Run(evaluators, state.global);
   result.history = state.history;
   return result;
 }

@@ -57,6 +57,7 @@ class ClientHost {
              std::vector<LocalTrainer*> workers);
   const std::vector<std::uint32_t>& clients() const { return clients_; }
   std::size_t workers() const { return workers_.size(); }
+  const std::vector<LocalTrainer*>& replicas() const { return workers_; }
   // Each hosted client's signed X25519 key for `round`, ascending client id.
   std::vector<std::pair<std::uint32_t, KeyAnnouncement>> Announce(std::uint32_t round) const;
   // Local training and encoding of the hosted clients present in `in.view`, in parallel over the
@@ -97,6 +98,9 @@ class ClientFleet {
   };
   virtual Traffic LastTraffic() const { return {}; }
   virtual std::string Describe() const = 0;  // e.g. "1 process, 2 workers"
+  // Model replicas in this process that are idle between rounds (LocalFleet's workers), which
+  // the server may use to evaluate in parallel; empty for remote clients.
+  virtual std::vector<LocalTrainer*> LocalReplicas() const { return {}; }
 };
 
 // Every client in this process.
@@ -106,6 +110,7 @@ class LocalFleet final : public ClientFleet {
   std::vector<KeyAnnouncement> Announcements(std::uint32_t round) override;
   std::vector<ClientOutput> RunRound(const RoundInput& in, const std::function<void()>& client_done) override;
   std::string Describe() const override;
+  std::vector<LocalTrainer*> LocalReplicas() const override { return host_.replicas(); }
 
  private:
   ClientHost host_;
