@@ -196,6 +196,9 @@ Trained TrainRun(const TrainArgs& a_in, double lambda, const std::string& out_di
     out.result = fl::RunTraining(config, split, fleet, trainer, Hooks(a));
     return out;
   }
+  if (static_cast<std::uint64_t>(ex.process.world_size - 1) > config.clients)
+    throw InvalidArgument("--world-size", "more client hosts (" + std::to_string(ex.process.world_size - 1) +
+                                              ") than clients (" + std::to_string(config.clients) + ")");
   const std::unique_ptr<fl::Channel> channel = fl::ConnectGloo(ex.process);
   const std::string h0 = fl::TranscriptStart(config, m), data_sha256 = fl::wire::DatasetDigest(split.train);
   if (ex.IsHost()) {

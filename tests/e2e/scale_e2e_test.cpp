@@ -219,6 +219,7 @@ TEST(ScaleE2e, BadExecutionFlagsExit2NamingThem) {
       {"corbin-fl", {"--workers", "-1"}, "--workers"},
       {"corbin-fl", {"--world-size", "2", "--rank", "2"}, "--rank"},
       {"corbin-fl", {"--world-size", "0"}, "--world-size"},
+      {"corbin-fl", {"--world-size", "8", "--rank", "1"}, "more client hosts (7) than clients (6)"},
       {"corbin-fl", {"--world-size", "2", "--master-port", "70000"}, "--master-port"},
       {"corbin-fl", {"--world-size", "2", "--master-port", "0"}, "--master-port"},
       {"corbin-fl", {"--world-size", "2", "--rendezvous-timeout", "0"}, "--rendezvous-timeout"},

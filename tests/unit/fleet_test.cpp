@@ -422,6 +422,24 @@ TEST(RemoteFleet, AHostThatDiesFailsTheRoundClosedAndResumeEndsWithTheSameWeight
   EXPECT_EQ(resumed.transcripts, whole.transcripts);
 }
 
+TEST(RemoteFleet, AHostRefusesAMalformedFrameFromTheServerNamingRank0) {
+  const Fixture f;
+  const TrainConfig config = Config("corbin-fl", Dir("malformed"));
+  MemoryNet net;
+  StandInTrainer t;
+  ClientHost host(config, f.split.train, HostedClients(6, 2, 1), {&t});
+  MemoryChannel server(net, 0, 2), ch(net, 1, 2);
+  server.Send(1, wire::EncodeBegin(0).substr(0, 3));  // a truncated begin
+  try {
+    ServeClients(ch, host, TranscriptStart(config, 64), wire::DatasetDigest(f.split.train));
+    FAIL() << "accepted";
+  } catch (const PeerFailure& e) {
+    EXPECT_EQ(e.rank(), 0);
+    EXPECT_NE(std::string(e.what()).find("the server (rank 0) sent a malformed frame"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(wire::KindOf(server.Recv(1)), wire::Kind::kHello);  // the host said hello first
+}
+
 TEST(RemoteFleet, AHostWithAnotherConfigurationOrOtherDataIsRefusedAtHello) {
   const Fixture f;
   const TrainConfig config = Config("corbin-fl", Dir("hello"));

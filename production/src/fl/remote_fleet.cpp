@@ -184,12 +184,21 @@ HostSummary ServeClients(Channel& channel, ClientHost& host, const std::string& 
       throw PeerFailure(0, std::string("the server (rank 0) failed or left: ") + e.what());
     }
     s.bytes_received += frame.size();
-    switch (wire::KindOf(frame)) {
+    wire::Kind kind{};
+    RoundInput in;
+    std::uint32_t begin = 0;
+    try {
+      kind = wire::KindOf(frame);
+      if (kind == wire::Kind::kBegin) begin = wire::DecodeBegin(frame);
+      if (kind == wire::Kind::kRound) in = wire::DecodeRound(frame);
+    } catch (const wire::WireError& e) {
+      throw PeerFailure(0, std::string("the server (rank 0) sent a malformed frame: ") + e.what());
+    }
+    switch (kind) {
       case wire::Kind::kBegin:
-        send(wire::EncodeAnnounce(wire::DecodeBegin(frame), host.Announce(wire::DecodeBegin(frame))));
+        send(wire::EncodeAnnounce(begin, host.Announce(begin)));
         break;
       case wire::Kind::kRound: {
-        const RoundInput in = wire::DecodeRound(frame);
         if (before_round) before_round(in.round);
         std::uint64_t message_bytes = 0;
         send(wire::EncodeOutputs(in.round, host.Run(in), &message_bytes));
@@ -200,7 +209,7 @@ HostSummary ServeClients(Channel& channel, ClientHost& host, const std::string& 
       case wire::Kind::kStop:
         return s;
       default:
-        throw PeerFailure(0, "the server sent a frame of kind " + std::to_string(static_cast<int>(wire::KindOf(frame))) +
+        throw PeerFailure(0, "the server (rank 0) sent a frame of kind " + std::to_string(static_cast<int>(kind)) +
                                  ", which only hosts send");
     }
   }
