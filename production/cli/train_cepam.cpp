@@ -13,6 +13,7 @@
 #include "dpfl/fl/training.hpp"
 #include "dpfl_fl_version.hpp"
 #include "run_report.hpp"
+#include "train_execution.hpp"
 
 namespace dpfl::cli {
 namespace {
@@ -81,7 +82,9 @@ CepamRun Train(const TrainArgs& a, const data::Split& split, const std::string& 
   const fl::CepamFlMechanism mech = fl::ParseCepamFlMechanism(a.mechanism);
   fl::TrainerOptions topt = TrainerOptionsFor(a);
   topt.optimizer = "sgd";  // section 5.2: momentum SGD (--optimizer is rejected for seed 002)
-  auto trainer = fl::MakeTorchTrainer(topt, split.train.channels, split.train.height, split.train.width, split.train.classes);
+  const std::size_t workers = ResolveExecution(a).workers;
+  const Replicas replicas = MakeReplicas(topt, split.train, workers);
+  fl::LocalTrainer* trainer = replicas.workers[0];
   std::size_t m = 0;
   for (std::size_t s : trainer->LayerSizes()) m += s;
   const std::uint64_t n_k = SmallestShard(a, split);
@@ -115,12 +118,13 @@ CepamRun Train(const TrainArgs& a, const data::Split& split, const std::string& 
       {"eps", OptionalJson(eps)}, {"delta", fl::CepamFlGaussian(mech) ? OptionalJson(delta) : nlohmann::json(nullptr)},
       {"clients", a.clients}, {"rounds", a.rounds}, {"local_steps", tau}, {"lr", a.lr}, {"momentum", a.momentum},
       {"split", a.split}, {"beta", a.beta}, {"seed", a.seed}, {"generator", a.generator}, {"threads", a.threads},
+      {"workers", workers},
       {"max_samples", a.max_samples}, {"synthetic_samples", a.synthetic_samples}, {"n_k", n_k}, {"parameters", m}};
   fl::CepamTrainConfig config = certify::CepamTrainConfigFromJson(run.configuration);
   config.out_dir = out_dir;
   fl::ValidateCepamTrainConfig(config);
   (void)certify::ComputeCepamPrivacy(run.configuration);  // a bad target fails before training
-  run.result = fl::RunCepamTraining(config, split, *trainer, quiet ? nullptr : TerminalProgress());
+  run.result = fl::RunCepamTraining(config, split, replicas.workers, quiet ? nullptr : TerminalProgress());
   if (run.result.min_shard != n_k) throw std::logic_error("the loop's smallest shard differs from the calibration's n_k");
   return run;
 }

@@ -482,13 +482,14 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
     CheckQgaussFlags(*a, given);
     const Execution ex = ResolveExecution(*a);
     if (a->mechanism == "dpfl-bnn" || fl::IsQgaussFlMechanism(a->mechanism) || fl::IsCepamFlMechanism(a->mechanism)) {
-      // The seed-002/003/004 loops train their clients one after another in one process (docs/scaling.md).
+      // The seed-002/003/004 loops run in one process; the seed-002/003 loops in parallel over
+      // --workers, the seed-004 loop one client at a time (docs/scaling.md).
       if (ex.process.world_size > 1)
         throw InvalidArgument("--world-size", "multi-process training is implemented for the seed-000/001 mechanisms "
                                               "(vanilla, gaussian, laplace, ldp-fl, corbin-fl, augcorbin-fl, cq, coq-fl), "
                                               "not for " + a->mechanism);
-      if (a->workers > 1)
-        throw InvalidArgument("--workers", "parallel clients are implemented for the seed-000/001 mechanisms, not for " +
+      if (a->workers > 1 && a->mechanism == "dpfl-bnn")
+        throw InvalidArgument("--workers", "parallel clients are implemented for the seed-000/001/002/003 loops, not for " +
                                                a->mechanism + " (its loop trains one client at a time)");
     }
     std::optional<certify::KeyPair> signing;

@@ -1,6 +1,7 @@
 // See train_execution.hpp.
 #include "train_execution.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -73,6 +74,15 @@ Execution ResolveExecution(const TrainArgs& a) {
   p.rendezvous_timeout = a.rendezvous_timeout;
   p.round_timeout = a.round_timeout;
   return e;
+}
+
+Replicas MakeReplicas(const fl::TrainerOptions& options, const data::Dataset& train, std::size_t count) {
+  Replicas r;
+  for (std::size_t k = 0; k < std::max<std::size_t>(count, 1); ++k) {
+    r.owned.push_back(fl::MakeTorchTrainer(options, train.channels, train.height, train.width, train.classes));
+    r.workers.push_back(r.owned.back().get());
+  }
+  return r;
 }
 
 }  // namespace dpfl::cli

@@ -8,8 +8,12 @@
 #include <CLI/CLI.hpp>
 
 #include <cstddef>
+#include <memory>
+#include <vector>
 
+#include "dpfl/data/datasets.hpp"
 #include "dpfl/fl/gloo_channel.hpp"
+#include "dpfl/fl/trainer.hpp"
 #include "train_config.hpp"
 
 namespace dpfl::cli {
@@ -27,5 +31,13 @@ void AddExecutionFlags(CLI::App& app, TrainArgs& a);
 // InvalidArgument naming the flag or variable for a bad value (a non-integer WORLD_SIZE, a rank
 // outside 0..N−1, --workers < 0, a timeout ≤ 0).
 Execution ResolveExecution(const TrainArgs& a);
+
+// `count` LocalTrainer replicas of the model (one per worker) and their pointers; the first also
+// evaluates.
+struct Replicas {
+  std::vector<std::unique_ptr<fl::LocalTrainer>> owned;
+  std::vector<fl::LocalTrainer*> workers;
+};
+Replicas MakeReplicas(const fl::TrainerOptions& options, const data::Dataset& train, std::size_t count);
 
 }  // namespace dpfl::cli

@@ -9,6 +9,7 @@
 #include "dpfl/fl/training.hpp"
 #include "dpfl_fl_version.hpp"
 #include "run_report.hpp"
+#include "train_execution.hpp"
 
 namespace dpfl::cli {
 namespace {
@@ -60,7 +61,8 @@ QgaussRun Train(const TrainArgs& a, const data::Split& split, const std::string&
       {"client_sampling", a.client_sampling}, {"clients", a.clients}, {"rounds", a.rounds},
       {"local_epochs", a.local_epochs}, {"batch", a.batch}, {"optimizer", a.optimizer}, {"lr", a.lr},
       {"momentum", a.momentum}, {"split", a.split}, {"beta", a.beta}, {"seed", a.seed}, {"generator", a.generator},
-      {"threads", a.threads}, {"max_samples", a.max_samples}, {"synthetic_samples", a.synthetic_samples}};
+      {"threads", a.threads}, {"workers", ResolveExecution(a).workers},
+      {"max_samples", a.max_samples}, {"synthetic_samples", a.synthetic_samples}};
   // Bad flags fail before the model is built (parameters unknown yet: 1).
   {
     nlohmann::json probe = run.configuration;
@@ -69,14 +71,15 @@ QgaussRun Train(const TrainArgs& a, const data::Split& split, const std::string&
     c.out_dir = out_dir;
     fl::ValidateQgaussTrainConfig(c);
   }
-  auto trainer = fl::MakeTorchTrainer(topt, split.train.channels, split.train.height, split.train.width, split.train.classes);
+  const Replicas replicas = MakeReplicas(topt, split.train, run.configuration["workers"].get<std::size_t>());
+  fl::LocalTrainer* trainer = replicas.workers[0];
   std::size_t m = 0;
   for (std::size_t s : trainer->LayerSizes()) m += s;
   run.configuration["parameters"] = m;
   fl::QgaussTrainConfig config = certify::QgaussTrainConfigFromJson(run.configuration);
   config.out_dir = out_dir;
   (void)certify::ComputeQgaussPrivacy(run.configuration);  // a bad δ fails before training
-  run.result = fl::RunQgaussTraining(config, split, *trainer, quiet ? nullptr : TerminalProgress());
+  run.result = fl::RunQgaussTraining(config, split, replicas.workers, quiet ? nullptr : TerminalProgress());
   return run;
 }
 

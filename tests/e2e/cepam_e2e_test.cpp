@@ -37,7 +37,8 @@ std::string ReadBytes(const std::string& path) { return dpfl::testing::ReadFileB
 // 1000 synthetic samples: 640 for training, K = 5 clients of n_k = 128.
 std::vector<std::string> Train(const std::string& out, const std::vector<std::string>& extra, const std::string& rounds = "3") {
   std::vector<std::string> args = {"train", "--dataset", "synthetic", "--synthetic-samples", "1000", "--model", "cepam-mlp",
-                                   "--clients", "5", "--rounds", rounds, "--seed", "7", "--out", out, "--quiet", "--no-plots"};
+                                   "--clients", "5", "--rounds", rounds, "--seed", "7", "--out", out, "--quiet", "--no-plots",
+                                   "--workers", "1"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }

@@ -30,7 +30,7 @@ std::string ReadBytes(const std::string& path) { return dpfl::testing::ReadFileB
 
 std::vector<std::string> Train(const std::string& out, const std::vector<std::string>& extra) {
   std::vector<std::string> args = {"train", "--dataset", "synthetic", "--synthetic-samples", "800", "--clients", "4",
-                                   "--rounds", "3", "--seed", "5", "--out", out, "--quiet", "--no-plots"};
+                                   "--rounds", "3", "--seed", "5", "--out", out, "--quiet", "--no-plots", "--workers", "1"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }

@@ -117,6 +117,33 @@ TEST(ScaleE2e, WorkerCountDoesNotChangeWeightsOrTranscripts) {
   }
 }
 
+// The seed-002 (CEPAM) and seed-003 (quantized Gaussian) loops: the same weights and transcripts
+// for 1, 2 and 3 workers; seed 004 (dpfl-bnn) refuses --workers > 1 (its loop is sequential).
+TEST(ScaleE2e, Seed002And003LoopsGiveTheSameWeightsForEveryWorkerCount) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> loops = {
+      {"qgauss", {"train", "--dataset", "synthetic", "--synthetic-samples", "800", "--clients", "5", "--rounds", "2",
+                  "--seed", "5", "--mechanism", "qgauss", "--levels", "4", "--sigma", "0.5", "--clip", "1", "--quiet",
+                  "--no-plots"}},
+      {"cepam", {"train", "--dataset", "synthetic", "--synthetic-samples", "1000", "--model", "cepam-mlp", "--clients", "5",
+                 "--rounds", "2", "--seed", "7", "--mechanism", "cepam-gaussian", "--lattice-dim", "2", "--clip", "0.05",
+                 "--sigma", "0.02", "--quiet", "--no-plots"}},
+  };
+  for (const auto& [name, args] : loops) {
+    const std::string w1 = Scratch() + name + "_w1";
+    const auto r1 = RunProgram(kDpfl, With(args, {"--out", w1, "--workers", "1"}), Scratch());
+    ASSERT_EQ(r1.exit_code, 0) << name << ": " << r1.err;
+    for (const std::string w : {"2", "3"}) {
+      const std::string dir = Scratch() + name + "_w" + w;
+      const auto r = RunProgram(kDpfl, With(args, {"--out", dir, "--workers", w}), Scratch());
+      ASSERT_EQ(r.exit_code, 0) << name << " " << w << ": " << r.err;
+      EXPECT_EQ(Read(dir + "/final_weights.bin"), Read(w1 + "/final_weights.bin")) << name << ", " << w << " workers";
+      EXPECT_EQ(Transcripts(dir), Transcripts(w1)) << name << ", " << w << " workers";
+      EXPECT_EQ(nlohmann::json::parse(Read(dir + "/certificate.json"))["configuration"]["workers"], std::stoi(w));
+      EXPECT_EQ(RunProgram(kDpfl, {"verify-certificate", dir + "/certificate.json"}, Scratch()).exit_code, 0) << name;
+    }
+  }
+}
+
 TEST(ScaleE2e, TwoAndThreeProcessesGiveTheOneProcessWeights) {
   const std::string one = Scratch() + "p1";
   ASSERT_EQ(RunProgram(kDpfl, With(Train("corbin-fl", one), {"--workers", "1"}), Scratch()).exit_code, 0);
@@ -225,7 +252,8 @@ TEST(ScaleE2e, BadExecutionFlagsExit2NamingThem) {
       {"corbin-fl", {"--world-size", "2", "--rendezvous-timeout", "0"}, "--rendezvous-timeout"},
       {"corbin-fl", {"--world-size", "2", "--lambda-grid"}, "--lambda-grid"},
       {"dpfl-bnn", {"--model", "bnn-tiny", "--world-size", "2"}, "--world-size"},
-      {"qgauss", {"--sigma", "1", "--workers", "2"}, "--workers"},
+      {"qgauss", {"--sigma", "1", "--world-size", "2"}, "--world-size"},
+      {"dpfl-bnn", {"--model", "bnn-tiny", "--workers", "2"}, "--workers"},
   };
   for (const auto& [mechanism, extra, name] : cases) {
     const std::vector<std::string> base =

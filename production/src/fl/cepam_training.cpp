@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "dpfl/error.hpp"
 #include "dpfl/format.hpp"
 #include "dpfl/fl/stream_util.hpp"
+#include "dpfl/fl/worker_pool.hpp"
 #include "round_loop_util.hpp"
 #include "sha256_writer.hpp"
 
@@ -108,7 +110,15 @@ void ValidateCepamTrainConfig(const CepamTrainConfig& c) {
 
 CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Split& split, LocalTrainer& trainer,
                                   const std::function<void(const TrainProgress&)>& progress) {
+  return RunCepamTraining(config, split, std::vector<LocalTrainer*>{&trainer}, progress);
+}
+
+CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Split& split,
+                                  const std::vector<LocalTrainer*>& workers,
+                                  const std::function<void(const TrainProgress&)>& progress) {
   ValidateCepamTrainConfig(config);
+  if (workers.empty()) throw InvalidArgument("--workers", "must be >= 1");
+  LocalTrainer& trainer = *workers[0];
   const fs::path dir(config.out_dir);
   fs::create_directories(dir);
   const std::uint32_t K = config.clients;
@@ -138,34 +148,57 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
     std::vector<CepamUplinkMessage> messages;
     double loss_sum = 0, norm_sum = 0;
     std::uint32_t trained = 0;
-    for (std::uint32_t i = 0; i < K; ++i) {
+    // Client steps 1–5 for every client, in parallel over the workers (each a function of the
+    // client, the round and the global model); the server then decodes and sums the messages in
+    // client order, so the weights are the same for every W.
+    struct ClientWork {
+      CepamUplinkMessage message;
+      CepamClientReport report;
+      bool trained = false;
+      double loss = 0, seconds = 0;
+    };
+    std::vector<ClientWork> work(K);
+    std::mutex progress_mutex;
+    std::uint32_t done = 0;
+    ForEachItem(workers.size(), K, [&](std::size_t worker, std::size_t k) {
+      const auto i = static_cast<std::uint32_t>(k);
+      ClientWork& w = work[k];
       const std::vector<std::size_t> order = SampleWithReplacement(config, i, t, shards[i].size());
       std::vector<float> update(m, 0.0f);
       if (!order.empty()) {
-        double loss = 0;
-        const std::vector<float> local = trainer.TrainLocal(global, shards[i], order, 1, &loss);  // eq. (3)
-        for (std::size_t j = 0; j < m; ++j) update[j] = local[j] - global[j];                    // step 3
-        loss_sum += loss;
+        const std::vector<float> local = workers[worker]->TrainLocal(global, shards[i], order, 1, &w.loss);  // eq. (3)
+        for (std::size_t j = 0; j < m; ++j) update[j] = local[j] - global[j];                               // step 3
+        w.trained = true;
+      }
+      const auto m0 = std::chrono::steady_clock::now();
+      w.message = EncodeCepamUplink(config.uplink, std::move(update), keys[i], i, t, &w.report);  // steps 4–5
+      w.seconds = internal::SecondsSince(m0);
+      if (progress) {
+        const std::lock_guard<std::mutex> lock(progress_mutex);
+        const std::optional<double> last =
+            result.history.empty() ? std::nullopt : std::optional<double>(result.history.back().val_accuracy);
+        progress(MakeProgress(CepamFlMechanismName(config.uplink.mechanism), t, config.rounds, ++done, K,
+                              internal::SecondsSince(start), last, false));
+      }
+    });
+    for (std::uint32_t i = 0; i < K; ++i) {
+      ClientWork& w = work[i];
+      if (w.trained) {
+        loss_sum += w.loss;
         ++trained;
       }
       const auto m0 = std::chrono::steady_clock::now();
-      CepamClientReport report;
-      messages.push_back(EncodeCepamUplink(config.uplink, std::move(update), keys[i], i, t, &report));  // steps 4–5
-      const std::vector<double> x_hat = DecodeCepamUplink(config.uplink, messages.back(), keys[i], t, m);  // server 2
+      const std::vector<double> x_hat = DecodeCepamUplink(config.uplink, w.message, keys[i], t, m);  // server 2
       for (std::size_t j = 0; j < m; ++j) sum[j] += x_hat[j];
-      rec.mechanism_seconds += internal::SecondsSince(m0);
-      rec.uplink_bits += messages.back().Bits();
-      rec.blocks += report.stats.blocks;
-      rec.trials += report.stats.trials;
-      rec.h_bits += report.stats.h_bits;
-      rec.index_bits += report.stats.index_bits;
-      rec.clipped_clients += report.clipped ? 1 : 0;
-      norm_sum += report.update_norm;
-      if (progress) {
-        const std::optional<double> last =
-            result.history.empty() ? std::nullopt : std::optional<double>(result.history.back().val_accuracy);
-        progress(MakeProgress(CepamFlMechanismName(config.uplink.mechanism), t, config.rounds, i + 1, K, internal::SecondsSince(start), last, false));
-      }
+      rec.mechanism_seconds += w.seconds + internal::SecondsSince(m0);
+      rec.uplink_bits += w.message.Bits();
+      rec.blocks += w.report.stats.blocks;
+      rec.trials += w.report.stats.trials;
+      rec.h_bits += w.report.stats.h_bits;
+      rec.index_bits += w.report.stats.index_bits;
+      rec.clipped_clients += w.report.clipped ? 1 : 0;
+      norm_sum += w.report.update_norm;
+      messages.push_back(std::move(w.message));
     }
     for (std::size_t j = 0; j < m; ++j)  // server step 3, p_k = 1/K
       global[j] = static_cast<float>(static_cast<double>(global[j]) + sum[j] / static_cast<double>(K));

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include "dpfl/error.hpp"
 #include "dpfl/fl/cepam_training.hpp"
 #include "dpfl/fl/stream_util.hpp"
+#include "dpfl/fl/worker_pool.hpp"
 #include "dpfl/format.hpp"
 #include "round_loop_util.hpp"
 #include "sha256_writer.hpp"
@@ -155,7 +157,15 @@ std::string QgaussTranscriptStart(const QgaussTrainConfig& config, std::size_t p
 
 QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data::Split& split, LocalTrainer& trainer,
                                     const std::function<void(const TrainProgress&)>& progress) {
+  return RunQgaussTraining(config, split, std::vector<LocalTrainer*>{&trainer}, progress);
+}
+
+QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data::Split& split,
+                                    const std::vector<LocalTrainer*>& workers,
+                                    const std::function<void(const TrainProgress&)>& progress) {
   ValidateQgaussTrainConfig(config);
+  if (workers.empty()) throw InvalidArgument("--workers", "must be >= 1");
+  LocalTrainer& trainer = *workers[0];
   const fs::path dir(config.out_dir);
   fs::create_directories(dir);
   const std::uint32_t K = config.clients;
@@ -197,8 +207,19 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
     std::vector<Uplink> messages;
     double loss_sum = 0, norm_sum = 0;
     std::uint32_t trained = 0, done = 0;
-    for (std::uint32_t i : participants) {
-      ++participations[i];
+    // Lines 5–10 for every participant, in parallel over the workers (each result a function of
+    // the client, the round and the global model only); the server's lines 12–13 then consume
+    // them in participant order, so the sums — and the weights — are the same for every W.
+    struct ClientWork {
+      Uplink message;
+      bool trained = false, clipped = false;
+      double loss = 0, norm = 0, seconds = 0;
+    };
+    std::vector<ClientWork> work(participants.size());
+    std::mutex progress_mutex;
+    ForEachItem(workers.size(), participants.size(), [&](std::size_t worker, std::size_t k) {
+      const std::uint32_t i = participants[k];
+      ClientWork& w = work[k];
       StreamCursor order_cur;
       order_cur.ctx.key = DeriveKey(config.seed, "qgauss-order", i);
       order_cur.addr = {t, i, rng::Purpose::kPrivateCoin};
@@ -207,28 +228,35 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
           ShuffledPasses(order_cur, n, n * static_cast<std::size_t>(config.local_epochs));
       std::vector<float> h(m, 0.0f);
       if (!order.empty()) {
-        double loss = 0;
-        const std::vector<float> local = trainer.TrainLocal(global, shards[i], order, config.batch, &loss);  // line 5
-        for (std::size_t j = 0; j < m; ++j) h[j] = local[j] - global[j];                                  // line 6
-        loss_sum += loss;
+        const std::vector<float> local = workers[worker]->TrainLocal(global, shards[i], order, config.batch, &w.loss);  // line 5
+        for (std::size_t j = 0; j < m; ++j) h[j] = local[j] - global[j];                                               // line 6
+        w.trained = true;
+      }
+      const auto m0 = std::chrono::steady_clock::now();
+      w.message = Encode(config, grid ? &*grid : nullptr, h, keys[i], i, t, &w.clipped, &w.norm);  // lines 7–10
+      w.seconds = internal::SecondsSince(m0);
+      if (progress) {
+        const std::lock_guard<std::mutex> lock(progress_mutex);
+        const std::optional<double> last =
+            result.history.empty() ? std::nullopt : std::optional<double>(result.history.back().val_accuracy);
+        progress(MakeProgress(name, t, config.rounds, ++done, static_cast<std::uint32_t>(participants.size()),
+                              internal::SecondsSince(start), last, false));
+      }
+    });
+    for (std::size_t k = 0; k < participants.size(); ++k) {
+      ClientWork& w = work[k];
+      ++participations[participants[k]];
+      if (w.trained) {
+        loss_sum += w.loss;
         ++trained;
       }
       const auto m0 = std::chrono::steady_clock::now();
-      bool clipped = false;
-      double norm = 0;
-      messages.push_back(Encode(config, grid ? &*grid : nullptr, h, keys[i], i, t, &clipped, &norm));  // lines 7–10
-      AddDecoded(config, grid ? &*grid : nullptr, messages.back(), sum);                              // line 12
-      rec.mechanism_seconds += internal::SecondsSince(m0);
+      messages.push_back(std::move(w.message));
+      AddDecoded(config, grid ? &*grid : nullptr, messages.back(), sum);  // line 12
+      rec.mechanism_seconds += w.seconds + internal::SecondsSince(m0);
       rec.uplink_bits += messages.back().Bits();
-      rec.clipped_clients += clipped ? 1 : 0;
-      norm_sum += norm;
-      ++done;
-      if (progress) {
-        const std::optional<double> last =
-            result.history.empty() ? std::nullopt : std::optional<double>(result.history.back().val_accuracy);
-        progress(MakeProgress(name, t, config.rounds, done, static_cast<std::uint32_t>(participants.size()), internal::SecondsSince(start),
-                              last, false));
-      }
+      rec.clipped_clients += w.clipped ? 1 : 0;
+      norm_sum += w.norm;
     }
     rec.participants = static_cast<std::uint32_t>(participants.size());
     if (!participants.empty()) {

@@ -89,5 +89,11 @@ CepamShards MakeCepamShards(const data::Dataset& train, std::uint32_t clients, c
 std::string CepamTranscriptStart(const CepamTrainConfig& config, std::size_t parameters);
 CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Split& split, LocalTrainer& trainer,
                                   const std::function<void(const TrainProgress&)>& progress = {});
+// The same with one client trainer per worker (dpfl train --workers W): the clients' local
+// training, encoding and decoding run in parallel; the final weights and transcript are the same
+// for every W. workers[0] also evaluates.
+CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Split& split,
+                                  const std::vector<LocalTrainer*>& workers,
+                                  const std::function<void(const TrainProgress&)>& progress = {});
 
 }  // namespace dpfl::fl

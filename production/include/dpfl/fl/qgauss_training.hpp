@@ -91,5 +91,11 @@ struct QgaussTrainResult {
 std::string QgaussTranscriptStart(const QgaussTrainConfig& config, std::size_t parameters);
 QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data::Split& split, LocalTrainer& trainer,
                                     const std::function<void(const TrainProgress&)>& progress = {});
+// The same with one client trainer per worker (dpfl train --workers W): the participants'
+// local training and encoding run in parallel; the final weights and transcript are the same for
+// every W. workers[0] also evaluates.
+QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data::Split& split,
+                                    const std::vector<LocalTrainer*>& workers,
+                                    const std::function<void(const TrainProgress&)>& progress = {});
 
 }  // namespace dpfl::fl
