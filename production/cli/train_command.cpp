@@ -43,7 +43,6 @@
 #include "dpfl/fl/round_wire.hpp"
 
 namespace dpfl::cli {
-namespace {
 
 namespace fs = std::filesystem;
 
@@ -54,6 +53,9 @@ std::string ReadText(const std::string& path, const std::string& argument) {
   if (!in) throw InvalidArgument(argument, "cannot open '" + path + "'");
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
+
+namespace {
+
 
 void ApplyConfigFile(TrainArgs& a, const CLI::App* app) {
   if (a.config_file.empty()) return;
@@ -153,22 +155,6 @@ TrainArgs ApplyTarget(const TrainArgs& a, double lambda, std::size_t m, std::siz
   return out;
 }
 
-// Fault injection for the multi-process tests (docs/scaling.md "Faults"): with
-// DPFL_FAULT_KILL_HOST_AT_ROUND=R (1-based) in its environment, a client host kills itself with
-// SIGKILL when round R's input arrives — an abrupt death, as of a machine that loses power.
-std::function<void(std::uint32_t)> FaultInjection(const Execution& ex) {
-  const char* v = std::getenv("DPFL_FAULT_KILL_HOST_AT_ROUND");
-  if (v == nullptr || *v == '\0') return {};
-  char* end = nullptr;
-  const unsigned long r = std::strtoul(v, &end, 10);
-  if (end == v || *end != '\0' || r == 0)
-    throw InvalidArgument("DPFL_FAULT_KILL_HOST_AT_ROUND", "must be a round number >= 1, got '" + std::string(v).substr(0, 32) + "'");
-  return [r, rank = ex.process.rank](std::uint32_t round) {
-    if (round + 1 != r) return;
-    std::cerr << "dpfl: fault injection: rank " << rank << " kills itself at round " << r << "\n";
-    std::raise(SIGKILL);
-  };
-}
 
 // One training of the seed-000/001 loop. Where the clients run is `ex` (train_execution.hpp):
 // W workers in this process, or — with a world size N > 1 — rank 0 serves (RemoteFleet) and
@@ -212,33 +198,7 @@ Trained TrainRun(const TrainArgs& a_in, double lambda, const std::string& out_di
   return out;
 }
 
-nlohmann::json HostJson(const fl::HostSummary& h, const Execution& ex) {
-  return {{"role", "client host"}, {"rank", h.rank}, {"world_size", ex.process.world_size},
-          {"clients", {h.clients.empty() ? 0u : h.clients.front(), h.clients.empty() ? 0u : h.clients.back()}},
-          {"workers", ex.workers}, {"rounds_served", h.rounds}, {"bytes_sent", h.bytes_sent},
-          {"bytes_received", h.bytes_received}, {"message_bytes", h.message_bytes},
-          {"note", "rank 0 writes the run's outputs and certificate"}};
-}
 
-// Upload traffic per client and round, as measured on the wire (RemoteFleet) or, in one
-// process, as the messages' payload (RoundRecord::uplink_bits).
-nlohmann::json TrafficJson(const fl::TrainResult& r, std::size_t m) {
-  std::uint64_t payload_bits = 0, wire_bytes = 0, broadcast = 0, messages = 0;
-  for (const auto& rec : r.history) {
-    payload_bits += rec.uplink_bits;
-    wire_bytes += rec.wire_message_bytes;
-    broadcast += rec.wire_broadcast_bytes;
-    messages += rec.survivors;
-  }
-  nlohmann::json t = {{"messages", messages}, {"parameters", m},
-                      {"payload_bits_per_parameter", messages && m ? static_cast<double>(payload_bits) / messages / m : 0.0}};
-  if (wire_bytes > 0) {
-    t["wire_bytes_per_message"] = static_cast<double>(wire_bytes) / messages;
-    t["wire_bits_per_parameter"] = 8.0 * wire_bytes / messages / m;
-    t["broadcast_bytes_per_round"] = r.history.empty() ? 0.0 : static_cast<double>(broadcast) / r.history.size();
-  }
-  return t;
-}
 
 nlohmann::json RunOne(const TrainArgs& a, double lambda, const std::string& out_dir, const data::Split& split,
                       const nlohmann::json& dataset_json, const std::optional<certify::KeyPair>& signing,
@@ -277,6 +237,9 @@ nlohmann::json RunOne(const TrainArgs& a, double lambda, const std::string& out_
   out["best_val_accuracy"] = best;
   return out;
 }
+
+
+}  // namespace
 
 // `verify-certificate --replay`: the training again, from the certificate's configuration, and
 // every round's transcript hash and the final weights compared bit for bit.
@@ -344,8 +307,6 @@ nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, c
   }
   return out;
 }
-
-}  // namespace
 
 // The LocalTrainer options of a run's arguments.
 fl::TrainerOptions TrainerOptionsFor(const TrainArgs& a) {
@@ -530,82 +491,6 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
       std::cerr << "dpfl: monitor: " << e.what() << "\n";
       std::exit(3);
     }
-  }});
-}
-
-void RegisterVerifyCommand(CLI::App& root, std::vector<Command>& commands) {
-  auto* app = root.add_subcommand("verify-certificate",
-                                  "Check certificate.json: signature, file hashes, monitor, privacy (recomputed), "
-                                  "optionally a full replay");
-  struct VerifyArgs {
-    std::string file, public_key, replay_dir, data_dir;
-    bool replay = false, quiet = false;
-  };
-  auto v = std::make_shared<VerifyArgs>();
-  app->add_option("file,--file", v->file, "certificate.json (final_weights.bin and metrics.csv are read beside it)")->required();
-  app->add_option("--public-key", v->public_key, "operator's Ed25519 public key (KEY.pub from dpfl keygen)");
-  app->add_flag("--replay", v->replay, "re-run the training and compare every round's transcript hash and the weights");
-  app->add_option("--replay-dir", v->replay_dir, "keep the replay's outputs here (default: a temporary directory)");
-  app->add_option("--data-dir", v->data_dir, "data directory for --replay (default: where the certificate's files were)");
-  app->add_flag("--quiet", v->quiet, "no progress line during --replay");
-  commands.push_back({app, [v]() -> nlohmann::json {
-    const std::string bytes = ReadText(v->file, "file");
-    const nlohmann::json cert = certify::ParseCertificateText(bytes, v->file, "file");
-    std::optional<std::array<std::uint8_t, 32>> public_key;
-    if (!v->public_key.empty()) public_key = certify::ParsePublicKey(ReadText(v->public_key, "--public-key"), "--public-key");
-    if (v->replay && !fl::HaveTorchTrainer())
-      throw InvalidArgument("--replay", "this dpfl was built without LibTorch, so it cannot re-run training");
-
-    certify::VerifyOptions options;
-    options.directory = fs::path(v->file).parent_path().string();
-    if (options.directory.empty()) options.directory = ".";
-    certify::Verification ver = certify::VerifyCertificate(cert, options);
-    const std::string sig_path = v->file + ".sig";
-    std::optional<std::string> signature;
-    if (public_key && fs::exists(sig_path)) signature = ReadText(sig_path, "signature");
-    const certify::Authenticity auth = certify::CheckAuthenticity(bytes, cert, signature, sig_path, public_key);
-    ver.problems.insert(ver.problems.end(), auth.problems.begin(), auth.problems.end());
-    ver.checked.insert(ver.checked.end(), auth.checked.begin(), auth.checked.end());
-
-    nlohmann::json out = {{"file", v->file}, {"authenticity", auth.status}};
-    if (v->replay) out["replay"] = Replay(cert, v->data_dir, v->replay_dir, v->quiet, ver.problems);
-    if (!ver.problems.empty()) ver.ok = false;
-    out["verified"] = ver.ok;
-    out["problems"] = ver.problems;
-    out["checked"] = ver.checked;
-    out["not_checked"] = ver.not_checked;
-    if (!ver.ok) {
-      for (const auto& p : ver.problems) std::cerr << "dpfl: verify-certificate: " << p << "\n";
-      std::cout << out.dump(2) << "\n";
-      std::exit(1);
-    }
-    return out;
-  }});
-}
-
-void RegisterKeygenCommand(CLI::App& root, std::vector<Command>& commands) {
-  auto* app = root.add_subcommand("keygen", "Write an Ed25519 key pair for signing certificates: KEY (secret) and KEY.pub");
-  auto out = std::make_shared<std::string>();
-  auto force = std::make_shared<bool>(false);
-  app->add_option("--out", *out, "path of the secret key file; the public key goes to OUT.pub")->required();
-  app->add_flag("--force", *force, "overwrite existing key files");
-  commands.push_back({app, [out, force]() -> nlohmann::json {
-    const certify::KeyPair keys = certify::GenerateKeyPair();
-    const std::string pub = *out + ".pub";
-    if (!*force && (fs::exists(*out) || fs::exists(pub)))
-      throw InvalidArgument("--out", "'" + *out + "' or '" + pub + "' exists (use --force to overwrite)");
-    // The secret key file is created with mode 0600 before anything is written to it.
-    fs::remove(*out);
-    const int fd = ::open(out->c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
-    if (fd < 0) throw fs::filesystem_error("cannot create key file", *out, std::error_code(errno, std::generic_category()));
-    const std::string text = certify::SecretKeyText(keys);
-    const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    const int err = errno;
-    if (::close(fd) != 0 || !written)
-      throw fs::filesystem_error("cannot write key file", *out, std::error_code(written ? errno : err, std::generic_category()));
-    fl::WriteFileAtomic(pub, certify::PublicKeyText(keys));
-    return {{"secret_key", *out}, {"public_key", pub},
-            {"public_key_hex", certify::Hex(keys.public_key.data(), keys.public_key.size())}};
   }});
 }
 

@@ -26,6 +26,13 @@ nlohmann::json RunPldpTrain(const TrainArgs& a, const data::Split& split, const 
 // (ex.IsHost()) serves its clients and returns an empty result.
 fl::TrainResult RunPldpRounds(const TrainArgs& a, const data::Split& split, const Execution& ex);
 void RegisterAuditCommand(CLI::App& root, std::vector<Command>& commands);
+// The bytes of a text file named by `argument`; InvalidArgument for a directory or an unreadable path.
+std::string ReadText(const std::string& path, const std::string& argument);
+// `verify-certificate --replay`: the training again from the certificate's configuration (one
+// process), every round's transcript hash and the final weights compared bit for bit; what did
+// not match is appended to `problems`.
+nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, const std::string& replay_dir, bool quiet,
+                      std::vector<std::string>& problems);
 // `dpfl verify-certificate FILE [--public-key KEY.pub] [--replay]`: exit 0 verified, 1 rejected,
 // 2 bad input.
 void RegisterVerifyCommand(CLI::App& root, std::vector<Command>& commands);

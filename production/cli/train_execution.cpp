@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <iostream>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -83,6 +85,51 @@ Replicas MakeReplicas(const fl::TrainerOptions& options, const data::Dataset& tr
     r.workers.push_back(r.owned.back().get());
   }
   return r;
+}
+
+// Fault injection for the multi-process tests (docs/scaling.md "Faults"): with
+// DPFL_FAULT_KILL_HOST_AT_ROUND=R (1-based) in its environment, a client host kills itself with
+// SIGKILL when round R's input arrives — an abrupt death, as of a machine that loses power.
+std::function<void(std::uint32_t)> FaultInjection(const Execution& ex) {
+  const char* v = std::getenv("DPFL_FAULT_KILL_HOST_AT_ROUND");
+  if (v == nullptr || *v == '\0') return {};
+  char* end = nullptr;
+  const unsigned long r = std::strtoul(v, &end, 10);
+  if (end == v || *end != '\0' || r == 0)
+    throw InvalidArgument("DPFL_FAULT_KILL_HOST_AT_ROUND", "must be a round number >= 1, got '" + std::string(v).substr(0, 32) + "'");
+  return [r, rank = ex.process.rank](std::uint32_t round) {
+    if (round + 1 != r) return;
+    std::cerr << "dpfl: fault injection: rank " << rank << " kills itself at round " << r << "\n";
+    std::raise(SIGKILL);
+  };
+}
+
+nlohmann::json HostJson(const fl::HostSummary& h, const Execution& ex) {
+  return {{"role", "client host"}, {"rank", h.rank}, {"world_size", ex.process.world_size},
+          {"clients", {h.clients.empty() ? 0u : h.clients.front(), h.clients.empty() ? 0u : h.clients.back()}},
+          {"workers", ex.workers}, {"rounds_served", h.rounds}, {"bytes_sent", h.bytes_sent},
+          {"bytes_received", h.bytes_received}, {"message_bytes", h.message_bytes},
+          {"note", "rank 0 writes the run's outputs and certificate"}};
+}
+
+// Upload traffic per client and round, as measured on the wire (RemoteFleet) or, in one
+// process, as the messages' payload (RoundRecord::uplink_bits).
+nlohmann::json TrafficJson(const fl::TrainResult& r, std::size_t m) {
+  std::uint64_t payload_bits = 0, wire_bytes = 0, broadcast = 0, messages = 0;
+  for (const auto& rec : r.history) {
+    payload_bits += rec.uplink_bits;
+    wire_bytes += rec.wire_message_bytes;
+    broadcast += rec.wire_broadcast_bytes;
+    messages += rec.survivors;
+  }
+  nlohmann::json t = {{"messages", messages}, {"parameters", m},
+                      {"payload_bits_per_parameter", messages && m ? static_cast<double>(payload_bits) / messages / m : 0.0}};
+  if (wire_bytes > 0) {
+    t["wire_bytes_per_message"] = static_cast<double>(wire_bytes) / messages;
+    t["wire_bits_per_parameter"] = 8.0 * wire_bytes / messages / m;
+    t["broadcast_bytes_per_round"] = r.history.empty() ? 0.0 : static_cast<double>(broadcast) / r.history.size();
+  }
+  return t;
 }
 
 }  // namespace dpfl::cli

@@ -6,13 +6,17 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "dpfl/data/datasets.hpp"
 #include "dpfl/fl/gloo_channel.hpp"
+#include "dpfl/fl/training.hpp"
 #include "dpfl/fl/trainer.hpp"
 #include "train_config.hpp"
 
@@ -39,5 +43,13 @@ struct Replicas {
   std::vector<fl::LocalTrainer*> workers;
 };
 Replicas MakeReplicas(const fl::TrainerOptions& options, const data::Dataset& train, std::size_t count);
+
+// DPFL_FAULT_KILL_HOST_AT_ROUND=R (tests, docs/scaling.md "Faults"): a client host's hook that
+// SIGKILLs the process when round R (1-based) arrives; empty when the variable is unset.
+std::function<void(std::uint32_t)> FaultInjection(const Execution& ex);
+// A client host's summary on stdout (rank 0 writes the run's outputs).
+nlohmann::json HostJson(const fl::HostSummary& h, const Execution& ex);
+// Upload traffic per client and round of a finished run (rank 0's summary "traffic").
+nlohmann::json TrafficJson(const fl::TrainResult& r, std::size_t m);
 
 }  // namespace dpfl::cli
