@@ -136,6 +136,7 @@ nlohmann::json BuildCertificate(const nlohmann::json& configuration, const nlohm
   cert["configuration"] = configuration;
   cert["dataset"] = dataset;
   cert["code_version"] = code_version;
+  cert["environment"] = RunEnvironment();
   const bool random = Str(configuration, "keys") == "random";
   cert["keys_policy"] = {
       {"mode", random ? "random" : "simulated"},

@@ -115,6 +115,13 @@ nlohmann::json BuildCertificate(const nlohmann::json& configuration, const nlohm
                                 const std::string& code_version, const fl::TrainResult& result, const RunFiles& files,
                                 const std::optional<std::string>& signing_public_key);
 
+// The certificate's "environment" (run_environment.cpp): the LibTorch version dpfl was built with,
+// the CPU features LibTorch's kernel dispatch depends on, and the variables that cap it. Recorded
+// for the reader, not verified; a replay that differs names the fields that differ from here
+// (EnvironmentDifferences; empty when `recorded` is absent, as in certificates before it).
+nlohmann::json RunEnvironment();
+std::vector<std::string> EnvironmentDifferences(const nlohmann::json& recorded, const nlohmann::json& here);
+
 // Certificates nested deeper than this are rejected before anything else reads them.
 inline constexpr std::size_t kMaxCertificateDepth = 32;
 // Nesting depth of a JSON value (a scalar is 1), computed without recursion.

@@ -108,14 +108,14 @@ inline nlohmann::json AuthenticityJson(const std::optional<std::string>& signing
             {"public_key", *signing_public_key}};
   return {{"signed", false}, {"statement", "unsigned: the digest below detects accidental edits only; anyone can recompute it"}};
 }
-// The head of a seed-002/004 certificate: format, configuration, dataset, code version, the
-// simulated-keys policy (`keys_statement`) and authenticity.
+// The head of a seed-002/003/004 certificate: format, configuration, dataset, code version, the
+// environment, the simulated-keys policy (`keys_statement`) and authenticity.
 inline nlohmann::json CertificateHead(const nlohmann::json& configuration, const nlohmann::json& dataset,
                                       const std::string& code_version, const std::string& keys_statement,
                                       const std::optional<std::string>& signing_public_key) {
   return {{"format", kFormat}, {"configuration", configuration}, {"dataset", dataset}, {"code_version", code_version},
           {"keys_policy", {{"mode", "simulated"}, {"statement", keys_statement}}},
-          {"authenticity", AuthenticityJson(signing_public_key)}};
+          {"environment", RunEnvironment()}, {"authenticity", AuthenticityJson(signing_public_key)}};
 }
 // Verifier checks shared by the seed-002/004 certificates: the rounds are numbered 1..T; h_0 is
 // the recomputed one and transcript.final the last round's hash; a file beside the certificate

@@ -151,15 +151,28 @@ std::string WriteCertificateFiles(const nlohmann::json& cert, const std::string&
   return path;
 }
 
-nlohmann::json ReplayVerdict(const nlohmann::json& rounds, const std::vector<std::string>& replayed,
+nlohmann::json ReplayVerdict(const nlohmann::json& cert, const std::vector<std::string>& replayed,
                              const std::string& transcript_start, const std::string& what_differs, const std::string& sha,
                              const nlohmann::json& expected, const std::string& match_key, const std::string& what_file,
                              std::vector<std::string>& problems) {
+  const nlohmann::json& rounds = cert.at("rounds");
+  const std::size_t before = problems.size();
   const std::size_t matched = CompareTranscripts(rounds, replayed, what_differs, problems);
   const bool same = sha == expected;
   if (!same) problems.push_back("replay: the re-trained " + what_file + " differ (SHA-256 " + sha + ")");
+  const std::vector<std::string> differences =
+      certify::EnvironmentDifferences(cert.contains("environment") ? cert.at("environment") : nlohmann::json(nullptr),
+                                      certify::RunEnvironment());
+  if (problems.size() > before && !differences.empty()) {
+    std::string list;
+    for (const auto& d : differences) list += (list.empty() ? "" : "; ") + d;
+    problems.push_back("replay: the certificate was made in another environment (" + list +
+                       "): LibTorch's kernels there may round differently, so this difference alone does not show a "
+                       "forgery; replay where the environment matches");
+  }
   return {{"rounds", rounds.size()}, {"rounds_matched", matched}, {match_key, same},
-          {"transcript_final", replayed.empty() ? transcript_start : replayed.back()}};
+          {"transcript_final", replayed.empty() ? transcript_start : replayed.back()},
+          {"environment_differences", differences}};
 }
 
 nlohmann::json ReplayBnn(const nlohmann::json& cert, const TrainArgs& a, const data::Split& split, const std::string& dir,
@@ -167,7 +180,7 @@ nlohmann::json ReplayBnn(const nlohmann::json& cert, const TrainArgs& a, const d
   const BnnRun run = Train(a, split, dir, a.quiet);
   std::vector<std::string> replayed;
   for (const auto& r : run.result.history) replayed.push_back(r.transcript);
-  return ReplayVerdict(cert.at("rounds"), replayed, run.result.transcript_start, "counts or broadcast differ",
+  return ReplayVerdict(cert, replayed, run.result.transcript_start, "counts or broadcast differ",
                        fl::Sha256Files({run.result.models_path}), cert.at("final").at("models_sha256"), "models_match",
                        "client models", problems);
 }

@@ -54,8 +54,10 @@ std::string WriteCertificateFiles(const nlohmann::json& cert, const std::string&
                                   const std::optional<certify::KeyPair>& signing, nlohmann::json& summary);
 // The replay's verdict, shared by every loop: the re-run's transcripts against the certificate's
 // rounds (CompareTranscripts) and the re-run's output file hash `sha` against `expected`
-// (`what_file` names it in the problem, `match_key` in the JSON).
-nlohmann::json ReplayVerdict(const nlohmann::json& rounds, const std::vector<std::string>& replayed,
+// (`what_file` names it in the problem, `match_key` in the JSON). `environment_differences` lists
+// where the certificate's environment differs from this machine's; when the replay differs and so
+// does the environment, one more problem line says that the difference may be the kernels'.
+nlohmann::json ReplayVerdict(const nlohmann::json& cert, const std::vector<std::string>& replayed,
                              const std::string& transcript_start, const std::string& what_differs, const std::string& sha,
                              const nlohmann::json& expected, const std::string& match_key, const std::string& what_file,
                              std::vector<std::string>& problems);
@@ -70,7 +72,7 @@ nlohmann::json ReplayUpdateLoop(const nlohmann::json& cert, const Run& run, std:
                        nlohmann::json::diff(cert.at("configuration"), run.configuration).dump().substr(0, 300));
   std::vector<std::string> replayed;
   for (const auto& r : run.result.history) replayed.push_back(r.transcript);
-  return ReplayVerdict(cert.at("rounds"), replayed, run.result.transcript_start, "messages or global model differ",
+  return ReplayVerdict(cert, replayed, run.result.transcript_start, "messages or global model differ",
                        fl::Sha256Files({run.result.weights_path}), cert.at("final").at("weights_sha256"), "weights_match",
                        "final weights", problems);
 }

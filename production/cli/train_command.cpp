@@ -294,7 +294,7 @@ nlohmann::json Replay(const nlohmann::json& cert, const std::string& data_dir, c
     const Trained run = TrainRun(a, cfg.at("lambda").get<double>(), dir, split, ex);
     std::vector<std::string> replayed;
     for (const auto& r : run.result.history) replayed.push_back(r.transcript);
-    out.update(ReplayVerdict(cert.at("rounds"), replayed, run.result.transcript_start,
+    out.update(ReplayVerdict(cert, replayed, run.result.transcript_start,
                              "broadcast ranges, messages or global model differ", fl::Sha256Files({run.result.weights_path}),
                              cert.at("final").at("weights_sha256"), "weights_match", "final weights", problems));
   } catch (const fl::MonitorFailure& e) {

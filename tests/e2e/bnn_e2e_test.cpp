@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -77,6 +78,7 @@ TEST(BnnE2e, RunIsDeterministicAndItsCertificateVerifiesAndReplays) {
   EXPECT_TRUE(v.out["verified"].get<bool>());
   EXPECT_EQ(v.out["replay"]["rounds_matched"], 3);
   EXPECT_TRUE(v.out["replay"]["models_match"].get<bool>());
+  EXPECT_TRUE(v.out["replay"]["environment_differences"].empty());
 
   const json cert = json::parse(ReadBytes(Genuine() + "/certificate.json"));
   EXPECT_EQ(cert["rounds"][0]["evaluated_clients"], 2);  // --eval-clients; the last round: all 4
@@ -97,6 +99,29 @@ TEST(BnnE2e, RunIsDeterministicAndItsCertificateVerifiesAndReplays) {
   EXPECT_LE(exact, rdp);
   EXPECT_LE(rdp, thm1);
   EXPECT_LE(exact, pure);
+}
+
+// A replay under other LibTorch kernels (ATen capped to its portable kernels, as on a CPU without
+// AVX2) either matches or fails naming the environment difference as the likely cause; in both
+// cases the verdict lists the difference. The certificate records the build's LibTorch version.
+TEST(BnnE2e, ReplayUnderOtherKernelsNamesTheEnvironment) {
+  const json cert = json::parse(ReadBytes(Genuine() + "/certificate.json"));
+  ASSERT_TRUE(cert.contains("environment"));
+  EXPECT_TRUE(cert["environment"]["libtorch"].is_string());
+  EXPECT_TRUE(cert["environment"]["ATEN_CPU_CAPABILITY"].is_null());
+  ASSERT_EQ(setenv("ATEN_CPU_CAPABILITY", "default", 1), 0);
+  const Verdict v = Verify(Genuine(), {"--replay"});
+  ASSERT_EQ(unsetenv("ATEN_CPU_CAPABILITY"), 0);
+  ASSERT_TRUE(v.out.contains("replay")) << v.err;
+  const json& d = v.out["replay"]["environment_differences"];
+  ASSERT_EQ(d.size(), 1u) << d.dump();
+  EXPECT_EQ(d[0], "ATEN_CPU_CAPABILITY null in the certificate, \"default\" here");
+  if (v.out["replay"]["models_match"].get<bool>()) {
+    EXPECT_EQ(v.exit_code, 0) << v.err;  // this CPU's widest kernels round as the portable ones do
+  } else {
+    EXPECT_EQ(v.exit_code, 1);
+    EXPECT_NE(v.err.find("made in another environment (ATEN_CPU_CAPABILITY"), std::string::npos) << v.err;
+  }
 }
 
 TEST(BnnE2e, ForgeriesAreRejectedEvenWithARecomputedDigest) {

@@ -5,8 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <string>
@@ -370,6 +373,51 @@ TEST(CertificateBuild, HandMadeRunsVerifyForEveryMechanism) {
     const certify::Verification v = certify::VerifyCertificate(cert);
     EXPECT_TRUE(v.ok) << mechanism << ": " << json(v.problems).dump();
     EXPECT_EQ(cert.at("format"), certify::kFormat);
+  }
+}
+
+// The "environment" record (run_environment.cpp): present in every certificate, its CPU features
+// agree with the kernel's /proc/cpuinfo flags, the dispatch-capping variables are read at run time,
+// and a replay elsewhere names exactly the fields that differ.
+TEST(CertificateEnvironment, RecordedReadFromTheMachineAndDifferencesNamed) {
+  const json env = HandMadeCertificate(Configuration("ldp-fl", 4), 2).at("environment");
+  for (const char* key : {"libtorch", "architecture", "cpu_features", "ATEN_CPU_CAPABILITY", "DNNL_MAX_CPU_ISA", "statement"})
+    EXPECT_TRUE(env.contains(key)) << key;
+  EXPECT_TRUE(env.at("libtorch").is_null() || env.at("libtorch").is_string());
+  ASSERT_TRUE(env.at("cpu_features").is_array());
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, flags;
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("flags", 0) == 0) {
+      flags = line + " ";
+      break;
+    }
+  if (env.at("architecture") == "x86_64" && !flags.empty()) {
+    for (const char* f : {"avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512dq"}) {
+      const bool listed = std::find(env.at("cpu_features").begin(), env.at("cpu_features").end(), json(f)) !=
+                          env.at("cpu_features").end();
+      EXPECT_EQ(listed, flags.find(std::string(" ") + f + " ") != std::string::npos) << f;
+    }
+  }
+  ASSERT_EQ(setenv("ATEN_CPU_CAPABILITY", "avx2", 1), 0);
+  const json capped = certify::RunEnvironment();
+  ASSERT_EQ(unsetenv("ATEN_CPU_CAPABILITY"), 0);
+  EXPECT_EQ(capped.at("ATEN_CPU_CAPABILITY"), "avx2");
+  EXPECT_TRUE(certify::RunEnvironment().at("ATEN_CPU_CAPABILITY").is_null());
+
+  const json here = certify::RunEnvironment();
+  EXPECT_TRUE(certify::EnvironmentDifferences(nullptr, here).empty());  // certificates before the record
+  EXPECT_TRUE(certify::EnvironmentDifferences(here, here).empty());
+  json other = here;
+  other["cpu_features"] = json::array({"avx2"});
+  other["libtorch"] = "0.0.1";
+  other["statement"] = "not compared";
+  const std::vector<std::string> d = certify::EnvironmentDifferences(other, here);
+  const bool same_features = here.at("cpu_features") == other.at("cpu_features");
+  ASSERT_EQ(d.size(), same_features ? 1u : 2u) << json(d).dump();
+  EXPECT_NE(d.front().find("libtorch \"0.0.1\" in the certificate"), std::string::npos) << d.front();
+  if (!same_features) {
+    EXPECT_EQ(d.back().rfind("cpu_features [\"avx2\"] in the certificate", 0), 0u) << d.back();
   }
 }
 
