@@ -5,18 +5,20 @@
 // (accuracy-SPLIT.png), and prints markdown tables: final accuracy per (split, gamma) with the
 // seeds' spread, and the certified epsilon of each guarantee row per gamma (read from the
 // certificates, which `dpfl verify-certificate` recomputes), each seed's final accuracy, and the test
-// of the seed's claim that gamma = 0.1 beats the no-noise baseline: the paired difference per (split,
-// seed) and a one-sided exact sign test over those pairs.
+// of the seed's claims that gamma = 0.1 beats the no-noise baseline and gamma = 0.4: the paired
+// difference per (split, seed) and a one-sided exact sign test over those pairs. With --pool, the
+// same tests over the pairs of DATASET and of the other data sets named, Holm-adjusted over the two
+// claims, and the range of gamma = 0.4 minus the baseline.
 //
-//   node scripts/bnn-report.js RESULTS_DIR DATASET OUT_DIR
+//   node scripts/bnn-report.js RESULTS_DIR DATASET OUT_DIR [--pool OTHER_DATASET...]
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 
-const [dir, dataset, out] = process.argv.slice(2);
-if (!dir || !dataset || !out) {
-  console.error('usage: node scripts/bnn-report.js RESULTS_DIR DATASET OUT_DIR');
+const [dir, dataset, out, poolFlag, ...pooled] = process.argv.slice(2);
+if (!dir || !dataset || !out || (poolFlag !== undefined && (poolFlag !== '--pool' || pooled.length === 0))) {
+  console.error('usage: node scripts/bnn-report.js RESULTS_DIR DATASET OUT_DIR [--pool OTHER_DATASET...]');
   process.exit(2);
 }
 fs.mkdirSync(out, { recursive: true });
@@ -32,7 +34,6 @@ function readMetrics(file) {
 
 const splits = fs.existsSync(root) ? fs.readdirSync(root).sort() : [];
 const finals = [];
-const perSeed = [];
 const epsilons = new Map();
 for (const split of splits) {
   const gammas = fs.readdirSync(path.join(root, split)).map((d) => d.replace(/^gamma-/, '')).sort((a, b) => order(a) - order(b));
@@ -42,7 +43,6 @@ for (const split of splits) {
     const seeds = fs.readdirSync(gdir).filter((s) => fs.existsSync(path.join(gdir, s, 'certificate.json'))).sort();
     if (seeds.length === 0) continue;
     const runs = seeds.map((s) => readMetrics(path.join(gdir, s, 'metrics.csv')));
-    seeds.forEach((s, i) => perSeed.push({ split, g, seed: s.replace(/^seed/, ''), final: runs[i][runs[i].length - 1] }));
     const rounds = Math.min(...runs.map((r) => r.length));
     const mean = [];
     for (let t = 0; t < rounds; ++t) mean.push(runs.reduce((a, r) => a + r[t].test_accuracy, 0) / runs.length);
@@ -91,6 +91,23 @@ for (const [g, { cert }] of [...epsilons.entries()].sort((a, b) => order(a[0]) -
   console.log(`| ${g} | ${cert.privacy.implemented_gamma_exact} | ${short(printed)} | ${short(rows[1].epsilon_hi)} | ${short(rows[2].epsilon_hi)} | ${short(rows[3].epsilon_hi)} | ${short(rows[4].epsilon_hi)} |`);
 }
 
+// Each finished run's last metrics row: {dataset, split, g, seed, final}.
+function finalsOf(ds) {
+  const top = path.join(dir, ds);
+  const found = [];
+  if (!fs.existsSync(top)) return found;
+  for (const split of fs.readdirSync(top).sort())
+    for (const gdir of fs.readdirSync(path.join(top, split)).sort())
+      for (const s of fs.readdirSync(path.join(top, split, gdir)).sort()) {
+        const run = path.join(top, split, gdir, s);
+        if (!fs.existsSync(path.join(run, 'certificate.json'))) continue;
+        const rows = readMetrics(path.join(run, 'metrics.csv'));
+        found.push({ dataset: ds, split, g: gdir.replace(/^gamma-/, ''), seed: s.replace(/^seed/, ''), final: rows[rows.length - 1] });
+      }
+  return found;
+}
+const perSeed = finalsOf(dataset);
+
 console.log('');
 const seedIds = [...new Set(perSeed.map((r) => r.seed))].sort((a, b) => Number(a) - Number(b));
 const gammaIds = [...new Set(perSeed.map((r) => r.g))].sort((a, b) => order(a) - order(b));
@@ -105,28 +122,45 @@ for (const split of splits) {
 }
 
 // The seed's claims (spec 004 section 5.4): gamma = 0.1 beats the no-noise BNN, and lowering gamma
-// from 0.4 to 0.1 improves accuracy. One pair per (split, seed) with both runs; under H0 "no
-// systematic difference" each pair's sign is a fair coin, so the one-sided p-value for "gamma = 0.1
-// is worse" with k of m pairs worse is P[Bin(m, 1/2) >= k] (exact: m is small).
-function claim(other) {
-  const pairs = [];
-  for (const split of splits)
-    for (const seed of seedIds) {
-      const a = at(split, '0.1', seed), b = at(split, other, seed);
-      if (a && b) pairs.push({ split, seed, diff: a.final.test_accuracy - b.final.test_accuracy });
-    }
-  if (pairs.length === 0) return;
-  console.log('');
-  console.log(`| split | seed | gamma = 0.1 minus ${label(other)} |`);
-  console.log('|---|---|---|');
-  for (const p of pairs) console.log(`| ${p.split} | ${p.seed} | ${p.diff.toFixed(4)} |`);
+// from 0.4 to 0.1 improves accuracy. One pair per (data set, split, seed) with both runs; under H0
+// "no systematic difference" each pair's sign is a fair coin, so the one-sided p-value for
+// "gamma = 0.1 is worse" with k of m pairs worse is P[Bin(m, 1/2) >= k] (exact: m is small).
+function pairsOf(runs, a, b) {
+  const find = (r0, g) => runs.find((r) => r.dataset === r0.dataset && r.split === r0.split && r.seed === r0.seed && r.g === g);
+  return runs.filter((r) => r.g === a && find(r, b))
+    .map((r) => ({ dataset: r.dataset, split: r.split, seed: r.seed, diff: r.final.test_accuracy - find(r, b).final.test_accuracy }));
+}
+function signTest(pairs) {
   const m = pairs.length, k = pairs.filter((p) => p.diff < 0).length;
   let tail = 0, c = 1;  // c = C(m, j)
   for (let j = 0; j <= m; ++j) { if (j >= k) tail += c; c = (c * (m - j)) / (j + 1); }
-  const mean = pairs.reduce((a, p) => a + p.diff, 0) / m;
-  console.log('');
-  console.log(`gamma = 0.1 below ${label(other)} in ${k} of ${m} (split, seed) pairs; mean difference ${mean.toFixed(4)}; ` +
-              `one-sided sign test P[Bin(${m}, 1/2) >= ${k}] = ${(tail / 2 ** m).toPrecision(4)}`);
+  return { m, k, p: tail / 2 ** m, mean: pairs.reduce((acc, q) => acc + q.diff, 0) / m };
 }
-claim('none');
-claim('0.4');
+for (const other of ['none', '0.4']) {
+  const pairs = pairsOf(perSeed, '0.1', other);
+  if (pairs.length === 0) continue;
+  console.log('');
+  console.log(`| split | seed | gamma = 0.1 minus ${label(other)} |`);
+  console.log('|---|---|---|');
+  for (const q of pairs) console.log(`| ${q.split} | ${q.seed} | ${q.diff.toFixed(4)} |`);
+  const t = signTest(pairs);
+  console.log('');
+  console.log(`gamma = 0.1 below ${label(other)} in ${t.k} of ${t.m} (split, seed) pairs; mean difference ${t.mean.toFixed(4)}; ` +
+              `one-sided sign test P[Bin(${t.m}, 1/2) >= ${t.k}] = ${t.p.toPrecision(4)}`);
+}
+
+if (pooled.length > 0) {
+  const runs = [dataset, ...pooled].flatMap(finalsOf);
+  const tests = ['none', '0.4'].map((other) => ({ other, ...signTest(pairsOf(runs, '0.1', other)) }));
+  // Holm over the two claims: the i-th smallest p times (2 - i), running maximum.
+  const byP = [...tests].sort((x, y) => x.p - y.p);
+  let running = 0;
+  byP.forEach((t, i) => { running = Math.max(running, Math.min(1, (2 - i) * t.p)); t.holm = running; });
+  console.log('');
+  console.log(`Pooled over ${[dataset, ...pooled].join(', ')}:`);
+  for (const t of tests)
+    console.log(`gamma = 0.1 below ${label(t.other)} in ${t.k} of ${t.m} pairs; mean difference ${t.mean.toFixed(4)}; ` +
+                `one-sided sign test p = ${t.p.toPrecision(4)}, Holm-adjusted over the two claims ${t.holm.toPrecision(4)}`);
+  const gaps = pairsOf(runs, '0.4', 'none').map((q) => q.diff);
+  console.log(`gamma = 0.4 minus ${label('none')} over ${gaps.length} pairs: from ${Math.min(...gaps).toFixed(4)} to ${Math.max(...gaps).toFixed(4)}`);
+}

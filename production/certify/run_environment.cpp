@@ -1,8 +1,9 @@
 // See certificate.hpp: what the certificate records about the build and the machine, so that a
 // replay that differs can be told apart from a forgery. LibTorch chooses its CPU kernels at run
-// time (ATen: the widest of AVX-512, AVX2 and the default the CPU supports, unless the variable
-// ATEN_CPU_CAPABILITY caps it; oneDNN likewise, capped by DNNL_MAX_CPU_ISA), and kernels of
-// different widths round differently, so the same seed and code give other weights on another CPU.
+// time from the CPU's features (ATen: default, AVX2 or AVX-512 — LibTorch 1.13 took AVX2 on an
+// AVX-512 machine unless told otherwise — overridden by ATEN_CPU_CAPABILITY; oneDNN its own ISA,
+// capped by DNNL_MAX_CPU_ISA), and kernels of different widths round differently, so the same seed
+// and code can give other weights on another CPU.
 #include <cstdlib>
 #include <string>
 #include <vector>
