@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <future>
 #include <map>
 
 #include "dpfl/validate.hpp"
@@ -350,8 +351,12 @@ PldPair Compose(const PldPair& a, const PldPair& b, const ComposeOptions& option
 
 PldPair SelfCompose(const PldPair& a, std::uint64_t times, const ComposeOptions& options) {
   PldPair out;
+  // The two directions are independent: the backward one on a second thread.
+  std::future<Pld> backward;
+  if (a.backward)
+    backward = std::async(std::launch::async, [&]() { return SelfCompose(*a.backward, times, options); });
   out.forward = SelfCompose(a.forward, times, options);
-  if (a.backward) out.backward = SelfCompose(*a.backward, times, options);
+  if (a.backward) out.backward = backward.get();
   return out;
 }
 

@@ -2,6 +2,7 @@
 #include "dpfl/ref/pld_central.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "dpfl/ref/accountant.hpp"
@@ -248,18 +249,17 @@ std::vector<Rational> CentralOrders() {
   return out;
 }
 
-std::vector<PldPair> CentralAchievablePairs(const CentralBinarySetting& s, const GridOptions& grid) {
+std::vector<PmfPair> detail::CentralAchievablePmfs(const CentralBinarySetting& s) {
   ValidateSetting(s);
   const std::vector<Rational> bern_hi{Rational(1 - s.q_hi), s.q_hi}, bern_lo{Rational(1 - s.q_lo), s.q_lo};
-  std::vector<PldPair> out;
+  std::vector<PmfPair> out;
   if (s.solo >= 1) {
     std::vector<Rational> others_hi{Rational(1)}, others_lo{Rational(1)};
     for (long k = 0; k < s.solo - 1; ++k) {
       others_hi = Convolve(others_hi, bern_hi);
       others_lo = Convolve(others_lo, bern_lo);
     }
-    for (const auto* R : {&others_hi, &others_lo})
-      out.push_back(TwoPmfPld(Convolve(bern_hi, *R), Convolve(bern_lo, *R), grid));
+    for (const auto* R : {&others_hi, &others_lo}) out.push_back({Convolve(bern_hi, *R), Convolve(bern_lo, *R)});
   }
   const long paired = s.clients - s.solo;
   if (paired >= 2 && s.shared_bits >= 1 && s.shared_bits <= 62 && detail::CentrePairIsConstant(s.pairs, s.shared_bits)) {
@@ -274,10 +274,71 @@ std::vector<PldPair> CentralAchievablePairs(const CentralBinarySetting& s, const
         pair_q[i] += b[i] / 2;
       }
     }
-    out.push_back(TwoPmfPld(Convolve(pair_p, R), Convolve(pair_q, R), grid));
+    out.push_back({Convolve(pair_p, R), Convolve(pair_q, R)});
   }
   return out;
 }
+
+std::vector<PldPair> CentralAchievablePairs(const CentralBinarySetting& s, const GridOptions& grid) {
+  std::vector<PldPair> out;
+  for (const PmfPair& pair : detail::CentralAchievablePmfs(s)) out.push_back(TwoPmfPld(pair.p, pair.q, grid));
+  return out;
+}
+
+namespace {
+
+// A candidate pair prepared for the RDP bound: P-masses and log(Q/P) per atom, enclosed.
+struct RenyiAtoms {
+  std::vector<Enclosure> p, log_ratio;
+  bool infinite = false;  // some p > 0 = q: D_α = +∞ at every order
+};
+RenyiAtoms PrepareRenyi(const PmfPair& pair, mpfr_prec_t prec) {
+  RenyiAtoms out;
+  for (std::size_t i = 0; i < pair.p.size(); ++i) {
+    if (pair.p[i] == 0) continue;
+    if (pair.q[i] == 0) {
+      out.infinite = true;
+      continue;
+    }
+    const Enclosure P(prec, pair.p[i]);
+    out.log_ratio.push_back(Log(Enclosure(prec, pair.q[i])) - Log(P));
+    out.p.push_back(P);
+  }
+  return out;
+}
+// D_α = (1/(α−1)) log Σ_i p_i e^{(1−α) log(q_i/p_i)}, enclosed (as RenyiDivergence).
+Enclosure Renyi(const RenyiAtoms& a, const Rational& order, mpfr_prec_t prec) {
+  Enclosure sum(prec, 0L);
+  const Enclosure one_minus_a(prec, Rational(1 - order));
+  for (std::size_t i = 0; i < a.p.size(); ++i) sum = sum + a.p[i] * Exp(one_minus_a * a.log_ratio[i]);
+  return Log(sum) / Rational(order - 1);
+}
+
+// The candidate whose composition is likely the least private (largest K·mean + 3·sqrt(K·var) of
+// its loss, an infinite loss first): its lower measure stands for the envelope's lower end, which
+// only steers the step refinement (the reported lower end comes from the realisable pairs).
+std::size_t LikelyWorstCandidate(const std::vector<PmfAtoms>& atoms, std::uint64_t k) {
+  std::size_t best = 0;
+  double best_score = -HUGE_VAL;
+  for (std::size_t j = 0; j < atoms.size(); ++j) {
+    double mean = 0, second = 0;
+    for (const PmfAtoms::Atom& a : atoms[j].finite) {
+      const double loss = 0.5 * (a.loss_lo + a.loss_hi);
+      mean += a.p_hi * loss;
+      second += a.p_hi * loss * loss;
+    }
+    const double K = static_cast<double>(k);
+    double score = K * mean + 3 * std::sqrt(std::max(0.0, K * (second - mean * mean)));
+    if (atoms[j].infinity_hi > 0) score = HUGE_VAL * atoms[j].infinity_hi;
+    if (score > best_score) {
+      best_score = score;
+      best = j;
+    }
+  }
+  return best;
+}
+
+}  // namespace
 
 CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Rational& delta,
                                    const AccountOptions& options, bool with_lower) {
@@ -290,48 +351,102 @@ CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Ra
     return detail::CentralDropoutEpsilon(setting, delta, options, with_lower);
   const std::uint64_t k = setting.coordinates * setting.rounds;
   const std::vector<PmfPair> candidates = CentralCandidatePairs(setting);
-  const PmfPair pair = DominatingEnvelope(candidates);
   CentralResult out;
-  for (std::size_t i = 0; i < pair.p.size(); ++i)
-    if (pair.q[i] == 0) out.infinite_mass_upper += pair.p[i];
-  // The envelope already contains both directions of every candidate pair: one direction suffices.
+  // The envelope's atom at +∞ is the largest of the candidates' (its curve's value at x = ∞).
+  for (const PmfPair& c : candidates) {
+    Rational inf = 0;
+    for (std::size_t i = 0; i < c.p.size(); ++i)
+      if (c.q[i] == 0) inf += c.p[i];
+    out.infinite_mass_upper = Max(out.infinite_mass_upper, inf);
+  }
+  // Connect-the-dots on both sides (pld.hpp): the error grows like K·h², not K·h.
+  AccountOptions o = options;
+  o.discretization = Discretization::kConnectDots;
+
+  // Lower end first: the realisable configurations, each a single pmf pair; their last step is a
+  // good step for the envelope too (same loss scale, same K), which then needs one pass. A pair
+  // that is another's mirror image (counts c ↔ n − c: its forward PLD is the other's backward one,
+  // as for LDP-FL's "all others at q_hi" and "all at q_lo") has the same ε and is skipped. Each is
+  // composed as K/2 two-step blocks (ProductAtoms: dense atoms, so the lower side's merge costs
+  // ~h² rather than h·Δ), plus one single step when K is odd.
+  Rational lo = 0;
+  bool lo_infinite = false;
+  std::vector<PmfPair> achievable = with_lower ? detail::CentralAchievablePmfs(setting) : std::vector<PmfPair>{};
+  std::optional<Rational> step;
+  for (std::size_t i = 0; i < achievable.size(); ++i) {
+    const PmfPair& a = achievable[i];
+    bool mirror = false;
+    for (std::size_t j = 0; j < i && !mirror; ++j) {
+      const PmfPair& b = achievable[j];
+      mirror = (a.p == b.p && a.q == b.q) ||
+               (a.p.size() == b.q.size() && std::equal(a.p.begin(), a.p.end(), b.q.rbegin()) &&
+                std::equal(a.q.begin(), a.q.end(), b.p.rbegin()));
+    }
+    if (mirror) continue;
+    const PmfAtoms fwd = PrepareAtoms(a.p, a.q, o.prec);
+    const std::optional<PmfAtoms> bwd = a.p == a.q ? std::nullopt : std::optional<PmfAtoms>(PrepareAtoms(a.q, a.p, o.prec));
+    auto pair_at = [](const PmfAtoms& f, const std::optional<PmfAtoms>& b, const Rational& h) {
+      PldPair p;
+      p.forward = ConnectDots(f, h);
+      if (b) p.backward = ConnectDots(*b, h);
+      return p;
+    };
+    AccountOptions ol = o;
+    std::uint64_t blocks = k;
+    std::optional<PmfAtoms> fwd2, bwd2;
+    if (k >= 2) {
+      blocks = k / 2;
+      fwd2 = ProductAtoms(fwd, fwd);
+      if (bwd) bwd2 = ProductAtoms(*bwd, *bwd);
+      if (k % 2 == 1) ol.remainder = [&](const GridOptions& g) { return pair_at(fwd, bwd, g.step); };
+    }
+    out.lower.push_back(EpsilonOfComposition(
+        [&](const GridOptions& g) { return fwd2 ? pair_at(*fwd2, bwd2, g.step) : pair_at(fwd, bwd, g.step); }, blocks,
+        delta, ol));
+    const EpsilonBounds& e = out.lower.back().epsilon;
+    if (!e.lo) lo_infinite = true;
+    else lo = Max(lo, *e.lo);
+    if (e.hi && (!step || out.lower.back().step < *step)) step = out.lower.back().step;
+  }
+  // Upper end: the envelope of every candidate at the grid points (ConnectDotsEnvelope), which
+  // already contains both directions of every candidate pair: one direction suffices.
+  std::vector<PmfAtoms> atoms;
+  atoms.reserve(candidates.size());
+  for (const PmfPair& c : candidates) atoms.push_back(PrepareAtoms(c.p, c.q, o.prec));
+  const std::size_t worst = LikelyWorstCandidate(atoms, k);
+  AccountOptions o_up = o;
+  if (step) o_up.step = step;
   out.upper = EpsilonOfComposition(
       [&](const GridOptions& g) {
         PldPair p;
-        p.forward = FromPmfs(pair.p, pair.q, g.step, g.prec);
+        p.forward = ConnectDotsEnvelope(atoms, g.step, worst);
         return p;
       },
-      k, delta, options);
+      k, delta, o_up);
   out.epsilon.hi = out.upper.epsilon.hi;
+
   // RDP over the candidates (no envelope): K·max_j D_α(pair_j).
+  std::vector<RenyiAtoms> renyi;
   bool rdp_finite = true;
-  for (const PmfPair& c : candidates)
-    for (std::size_t i = 0; i < c.p.size() && rdp_finite; ++i)
-      if (c.p[i] > 0 && c.q[i] == 0) rdp_finite = false;
+  for (const PmfPair& c : candidates) {
+    renyi.push_back(PrepareRenyi(c, options.prec));
+    if (renyi.back().infinite) rdp_finite = false;
+  }
   if (rdp_finite) {
     const AccountantResult rdp = Account(
         [&](const Rational& a) {
-          std::optional<Enclosure> worst;
-          for (const PmfPair& c : candidates) {
-            const Enclosure d = *RenyiDivergence(c, a, options.prec);
-            worst = worst ? Max(*worst, d) : d;
+          std::optional<Enclosure> worst_d;
+          for (const RenyiAtoms& c : renyi) {
+            const Enclosure d = Renyi(c, a, options.prec);
+            worst_d = worst_d ? Max(*worst_d, d) : d;
           }
-          return *worst;
+          return *worst_d;
         },
         Rational(static_cast<long>(k)), delta, CentralOrders(), Conversion::kImproved);
     out.rdp_upper = rdp.epsilon;
     if (!out.epsilon.hi || rdp.epsilon.hi() < *out.epsilon.hi) out.epsilon.hi = rdp.epsilon.hi();
   }
-  Rational lo = 0;
-  bool lo_infinite = false;
-  const std::size_t n_lower = with_lower ? CentralAchievablePairs(setting, GridOptions{Rational(1, 64)}).size() : 0;
-  for (std::size_t i = 0; i < n_lower; ++i) {
-    out.lower.push_back(EpsilonOfComposition(
-        [&](const GridOptions& g) { return CentralAchievablePairs(setting, g)[i]; }, k, delta, options));
-    const EpsilonBounds& e = out.lower.back().epsilon;
-    if (!e.lo) lo_infinite = true;
-    else lo = Max(lo, *e.lo);
-  }
+
   if (lo_infinite && !out.epsilon.hi) out.epsilon.lo.reset();
   else out.epsilon.lo = lo_infinite ? *out.epsilon.hi : lo;
   if (out.epsilon.lo && out.epsilon.hi && *out.epsilon.lo > *out.epsilon.hi) out.epsilon.lo = out.epsilon.hi;

@@ -13,6 +13,8 @@ std::vector<Rational> PairCount(PairScheme scheme, const Rational& q, const Rati
 // Whether a pair with both members at the centre sends exactly one "+" (then other pairs at the
 // centre add a constant).
 bool CentrePairIsConstant(PairScheme scheme, int d);
+// The exact pmf pairs behind CentralAchievablePairs (one direction each; TwoPmfPld adds the other).
+std::vector<PmfPair> CentralAchievablePmfs(const CentralBinarySetting& setting);
 CentralResult CentralDropoutEpsilon(const CentralBinarySetting& setting, const Rational& delta,
                                     const AccountOptions& options, bool with_lower);
 

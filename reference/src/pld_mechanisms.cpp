@@ -265,11 +265,19 @@ PldPair SubsampledLaplacePld(const Rational& b, const Rational& sensitivity, con
   return FromLaws(remove, q == 1 ? nullptr : &add, grid);
 }
 
+namespace {
+// One direction of an exact pmf pair, discretized as the grid options say.
+Pld PmfDirection(const std::vector<Rational>& p, const std::vector<Rational>& q, const GridOptions& grid) {
+  if (grid.discretization == Discretization::kConnectDots) return ConnectDots(PrepareAtoms(p, q, grid.prec), grid.step);
+  return FromPmfs(p, q, grid.step, grid.prec);
+}
+}  // namespace
+
 PldPair RandomizedResponsePld(const Rational& p, const GridOptions& grid) {
   if (!(p > Rational(1, 2) && p < 1))
     throw InvalidArgument("p", "the keep probability must be in (1/2, 1), got " + EchoValue(p));
   PldPair out;
-  out.forward = FromPmfs({p, Rational(1 - p)}, {Rational(1 - p), p}, grid.step, grid.prec);
+  out.forward = PmfDirection({p, Rational(1 - p)}, {Rational(1 - p), p}, grid);
   return out;
 }
 
@@ -299,8 +307,8 @@ std::pair<std::vector<Rational>, std::vector<Rational>> BinomialMechanismPmfs(lo
 
 PldPair TwoPmfPld(const std::vector<Rational>& p, const std::vector<Rational>& q, const GridOptions& grid) {
   PldPair out;
-  out.forward = FromPmfs(p, q, grid.step, grid.prec);
-  if (p != q) out.backward = FromPmfs(q, p, grid.step, grid.prec);
+  out.forward = PmfDirection(p, q, grid);
+  if (p != q) out.backward = PmfDirection(q, p, grid);
   return out;
 }
 
@@ -313,8 +321,8 @@ PldPair SubsampledTwoPmfPld(const std::vector<Rational>& p, const std::vector<Ra
   std::vector<Rational> mix(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) mix[i] = (1 - q_sample) * q[i] + q_sample * p[i];
   PldPair out;
-  out.forward = FromPmfs(mix, q, grid.step, grid.prec);
-  if (mix != q) out.backward = FromPmfs(q, mix, grid.step, grid.prec);
+  out.forward = PmfDirection(mix, q, grid);
+  if (mix != q) out.backward = PmfDirection(q, mix, grid);
   return out;
 }
 
@@ -354,8 +362,9 @@ AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::
     throw InvalidArgument("relative-width", "must be in (0, 1), got " + EchoValue(o.relative_width));
   AccountResult r;
   auto pass = [&](const Rational& step) {
-    GridOptions g{step, o.tail, o.prec};
-    const PldPair composed = SelfCompose(build(g), k, o.compose);
+    GridOptions g{step, o.tail, o.prec, o.discretization};
+    PldPair composed = SelfCompose(build(g), k, o.compose);
+    if (o.remainder) composed = Compose(composed, o.remainder(g), o.compose);
     r.step = step;
     r.grid_points = composed.forward.upper.mass.size();
     ++r.passes;
@@ -370,12 +379,24 @@ AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::
   // the expensive one, is chosen from a good estimate.
   Rational step(1, 64);
   Refine next = pass(step);
+  double prev_h = 0, prev_width = 0;  // the pass before, for the measured order of the width
   for (int i = 1; i < o.max_passes && next.scale > 0; ++i) {
     const double w = o.relative_width.convert_to<double>();
     const double aim = 0.9 * std::max(w, next.width / 10);
     const double roundings = static_cast<double>(o.step_compositions > 0 ? o.step_compositions : k);
-    Rational h = RoundStep(std::max(aim * next.scale / roundings, 1e-9));
+    const double h_now = step.convert_to<double>();
+    Rational h;
+    if (o.discretization == Discretization::kConnectDots) {
+      double order = 1.5;
+      if (prev_h > 0 && prev_width > next.width && next.width > 0)
+        order = std::clamp(std::log(prev_width / next.width) / std::log(prev_h / h_now), 1.0, 2.0);
+      h = RoundStep(std::max(h_now * std::pow(aim / next.width, 1 / order), 1e-9));
+    } else {
+      h = RoundStep(std::max(aim * next.scale / roundings, 1e-9));
+    }
     if (h >= step) h = step / 2;
+    prev_h = h_now;
+    prev_width = next.width;
     step = h;
     next = pass(step);
   }

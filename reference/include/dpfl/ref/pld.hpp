@@ -117,6 +117,62 @@ Pld FromLossLaw(const LossLaw& law, const Rational& step, double tail, mpfr_prec
 // enclose φ(a) (the caller's recurrence supplies it).
 Enclosure NormalMassFrom(const Enclosure& a, const Enclosure& w, const Enclosure& phi_a);
 
+// ---- connect-the-dots discretization (pld_connect_dots.cpp) ---------------------------------
+// Rounding every loss to the grid (FromPmfs above) moves the composed loss by up to h per
+// composition, so K compositions need h ≈ width/K. The discretizations below move mass only
+// in ways whose effect is second order in h, so the same width needs h ≈ √(width/K).
+// Why they are valid: write t = e^{−L}. For any finite ε the integrand f_ε(L) = (1 − e^{ε−L})_+ is
+// (1 − e^{ε}·t)_+, convex and non-increasing in t; with the other compositions' losses fixed, the
+// same holds for c·t, c > 0. So a measure μ' is a valid upper measure for one step if
+// H_c(μ') ≥ H_c(μ) for every c > 0, H_c(μ) := ∫ (1 − c·e^{−L})_+ dμ (an atom at +∞ counts 1), and a
+// valid lower one if H_c(μ') ≤ H_c(μ) for every c — by conditioning on the other steps, one at a
+// time, with non-negative weights, this carries through any number of compositions (also of
+// steps that differ, which is what an envelope of candidate pairs needs). Operations that keep it:
+//  * upper: split an atom of loss y ∈ [a, b] (grid neighbours) into masses at a and b that keep
+//    its P-mass and its Q-mass (e^{−L}-moment): a mean-preserving spread in t (Jensen; for a pmf
+//    pair it is the pair of Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022, "connect the dots",
+//    whose hockey-stick curve is the chord interpolation of the true one at the grid points);
+//    move mass to a larger loss; add mass (also at +∞).
+//  * lower: merge atoms (the merged atom's t is the P-weighted mean: Jensen again); move mass to
+//    a smaller loss; drop mass. Here consecutive atoms (by loss) are merged into groups whose merged
+//    loss is exactly a grid point, taking a fraction of an atom where a group fills up; only the
+//    last group is moved down to the grid.
+// Errors of order h² per composition: a split moves the mean loss up by at most h²/8 and adds
+// variance at most h²/4; a merge is confined to neighbouring grid cells.
+
+// Which discretization a builder uses: kRounding (FromPmfs, FromLossLaw: every loss rounded to the
+// grid, error ~K·h after K compositions) or kConnectDots (below, pmf pairs only: ~K·h²).
+enum class Discretization { kRounding, kConnectDots };
+
+// A pmf pair's atoms as outward-rounded doubles, prepared once and discretized at any step.
+struct PmfAtoms {
+  struct Atom {
+    double p_lo, p_hi;        // P-mass
+    double q_lo, q_hi;        // Q-mass (> 0)
+    double loss_lo, loss_hi;  // log(p/q) enclosed
+  };
+  std::vector<Atom> finite;          // sorted by loss_lo, descending
+  double infinity_lo = 0, infinity_hi = 0;  // P-mass where Q has none (loss +∞)
+};
+// Names "p", "q" (lengths, negatives, sums ≠ 1), as FromPmfs.
+PmfAtoms PrepareAtoms(const std::vector<Rational>& p, const std::vector<Rational>& q, mpfr_prec_t prec = 64);
+// Upper: every atom split between the grid points around its loss enclosure; lower: the merge
+// above. Names "step" (≤ 0, or a loss range of more than 2^60 grid points).
+Pld ConnectDots(const PmfAtoms& atoms, const Rational& step);
+// A valid upper measure for *every* candidate at once (pld_central.hpp: the adversary picks one
+// candidate per coordinate and round): the measure whose curve H_x interpolates, at the grid points
+// x_k = e^{kh}, upper bounds of M(x) = max_j H_x(candidate j) — convex, so the chords lie above
+// it — with masses from the interpolant's slope changes, then checked: H_{x_k} of the masses
+// actually stored is bounded from below and any shortfall (rounding, at most ~1e-15) is added at
+// +∞, as is any shortfall of the total below 1. Validity rests on that check alone. The lower
+// measure is candidate `lower_from`'s (any candidate's is below the envelope).
+// Names "candidates" (empty, or lower_from out of range) and "step".
+// The pair of two independent steps (P1×P2, Q1×Q2): its atoms are the products (losses add). For
+// a pair with few atoms far apart (spacing Δ ≫ h) the merge of the lower side costs about h·Δ per
+// composition instead of h²; composing the two-step block K/2 times makes the atoms dense.
+PmfAtoms ProductAtoms(const PmfAtoms& a, const PmfAtoms& b);
+Pld ConnectDotsEnvelope(const std::vector<PmfAtoms>& candidates, const Rational& step, std::size_t lower_from);
+
 // ---- composition ---------------------------------------------------------------------------
 struct ComposeOptions {
   // After each convolution, a bottom and a top tail of at most this mass is folded as described
@@ -129,6 +185,7 @@ Pld Compose(const Pld& a, const Pld& b, const ComposeOptions& options = {});
 // The `times`-fold composition (≥ 1) by binary powering: about 2·log2(times) convolutions.
 Pld SelfCompose(const Pld& a, std::uint64_t times, const ComposeOptions& options = {});
 PldPair Compose(const PldPair& a, const PldPair& b, const ComposeOptions& options = {});
+// The two directions of a pair are composed on two threads.
 PldPair SelfCompose(const PldPair& a, std::uint64_t times, const ComposeOptions& options = {});
 
 // A public label J, drawn with P(J = j) = w_j independently of the data, then mechanism j: the

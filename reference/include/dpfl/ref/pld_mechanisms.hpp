@@ -36,6 +36,9 @@ struct GridOptions {
   Rational step;           // h > 0
   double tail = 1e-18;     // single-mechanism tails cut at about this mass (pld.hpp FromLossLaw)
   mpfr_prec_t prec = 64;   // MPFI precision of the discretization (masses need ~1e-15 relative)
+  // Honoured by the builders of exact pmf pairs (TwoPmfPld, SubsampledTwoPmfPld,
+  // RandomizedResponsePld); the loss-law builders always round.
+  Discretization discretization = Discretization::kRounding;
 };
 
 // Names "sigma", "sensitivity", "q" (∉ (0, 1]), "b", "p", "trials", "step".
@@ -88,6 +91,11 @@ struct AccountOptions {
   // number of compositions). Builders that compose inside (a mixture of m-fold compositions,
   // composed T times) set m·T.
   std::uint64_t step_compositions = 0;
+  // Passed to the builder through GridOptions, and it sets the step rule below.
+  Discretization discretization = Discretization::kRounding;
+  // If set, one more step composed onto the `compositions`-fold composition in every pass (for a
+  // builder that returns a block of several steps: K = b·blocks + remainder).
+  std::function<PldPair(const GridOptions&)> remainder;
 };
 struct AccountResult {
   EpsilonBounds epsilon;   // set by EpsilonOfComposition
@@ -99,7 +107,9 @@ struct AccountResult {
 // ε(δ) of `compositions` compositions of the pair built by `build(step)`. Without a fixed step:
 // pass 1 at h = 1/64; each next pass aims at ρ' = 0.9·max(w, ρ/10) (ρ the previous pass's relative
 // width (hi − lo)/hi) with h = ρ'·ε̂/K rounded down to 12 significant bits (ε̂ the previous lower
-// end, or the upper end over 4 when that is 0; the width is about K·h), until ρ ≤ w or
+// end, or the upper end over 4 when that is 0; the width is about K·h) — with kConnectDots, whose
+// width shrinks like h^a with a between 1 (few compositions, or few atoms far apart on the lower
+// side) and 2, h·(ρ'/ρ)^{1/a} instead, a measured from the last two passes (1.5 before) — until ρ ≤ w or
 // max_passes, or until a pass narrows the enclosure by less than 10% (the floating-point error floor,
 // not the grid, then limits it). The intersection of all passes' enclosures is returned (each is valid).
 AccountResult EpsilonOfComposition(const std::function<PldPair(const GridOptions&)>& build, std::uint64_t compositions,

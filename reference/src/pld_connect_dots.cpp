@@ -1,0 +1,321 @@
+// dpfl::ref::pld — connect-the-dots discretization of pmf pairs and of envelopes of candidate
+// pairs (pld.hpp "connect-the-dots" says why each operation below is valid).
+//
+// Rounding. Masses are doubles. Every value that enters a measure is a bound in the right
+// direction: products and sums of non-negative doubles are nudged by Up/Down (one rounding has
+// relative error ≤ u = 2^−53 < 2^−50; nextafter covers the absolute error of a subnormal result),
+// sums of n non-negative terms by γ_n (Higham 2002, §3.1), and every transcendental (log of a mass
+// ratio, e^{kh}, 1 − e^{−y}) is taken from an MPFI enclosure at the needed end.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "dpfl/ref/pld.hpp"
+#include "dpfl/validate.hpp"
+
+namespace dpfl::ref::pld {
+namespace {
+
+constexpr double kU = 0x1p-53;
+constexpr mpfr_prec_t kPrec = 64;
+
+double Gamma(double k) { return k * kU / (1.0 - k * kU) * (1 + 0x1p-50); }
+// A non-negative value that has been rounded once, bounded from above / below.
+double Up(double v) { return std::nextafter(v * (1 + 0x1p-50), HUGE_VAL); }
+double Down(double v) { return std::max(0.0, std::nextafter(v * (1 - 0x1p-50), 0.0)); }
+
+void ValidateStep(const Rational& step) {
+  if (!(step > 0)) throw InvalidArgument("step", "the grid step must be > 0, got " + EchoValue(step));
+}
+
+// ⌊x/h⌋ and ⌈x/h⌉ for a double x (exact: a double is a dyadic rational).
+std::int64_t FloorIndex(double x, const Rational& step) {
+  const Int f = FloorInt(Rational(Rational(x) / step));
+  if (f > Int(std::int64_t{1} << 60) || f < -Int(std::int64_t{1} << 60))
+    throw InvalidArgument("step", "the loss range over the grid step exceeds 2^60 points");
+  return f.convert_to<std::int64_t>();
+}
+std::int64_t CeilIndex(double x, const Rational& step) { return -FloorIndex(-x, step); }
+
+using Sparse = std::map<std::int64_t, double>;
+
+// A sparse accumulator whose entries are sums of at most `terms` bounds, as a dense measure with
+// each entry's summation error (γ_terms) undone in the measure's direction.
+GridMeasure Densify(const Sparse& s, std::size_t terms, bool upper, double infinity) {
+  GridMeasure m;
+  m.infinity = infinity;
+  if (s.empty()) return m;
+  const double g = Gamma(static_cast<double>(terms + 2));
+  m.offset = s.begin()->first;
+  m.mass.assign(static_cast<std::size_t>(s.rbegin()->first - m.offset + 1), 0.0);
+  for (const auto& [k, v] : s)
+    m.mass[static_cast<std::size_t>(k - m.offset)] = upper ? Up(v * (1 + g)) : Down(v * (1 - g));
+  return m;
+}
+
+// Upper: each atom's P-mass (its upper end) split between a = ⌊loss_lo/h⌋h and b = ⌈loss_hi/h⌉h so
+// that its P- and Q-mass are kept: the share at b is (1 − e^{−(y − a)})/(1 − e^{−(b − a)}),
+// increasing in y, so y's enclosure gives an upper end for each share (pld.hpp: split + add).
+GridMeasure SplitUpper(const PmfAtoms& atoms, const Rational& step) {
+  Sparse up;
+  std::map<std::int64_t, Enclosure> width_cache;  // 1 − e^{−(b − a)h} per b − a
+  for (const PmfAtoms::Atom& at : atoms.finite) {
+    const std::int64_t a = FloorIndex(at.loss_lo, step), b = CeilIndex(at.loss_hi, step);
+    if (a == b) {
+      up[a] += at.p_hi;
+      continue;
+    }
+    auto it = width_cache.find(b - a);
+    if (it == width_cache.end())
+      it = width_cache.emplace(b - a, -Expm1(-Enclosure(kPrec, Rational(step * (b - a))))).first;
+    const Rational base = step * a;
+    const Enclosure y = Hull(Enclosure(kPrec, Rational(Rational(at.loss_lo) - base)),
+                             Enclosure(kPrec, Rational(Rational(at.loss_hi) - base)));
+    const Enclosure share_b = -Expm1(-y) / it->second;
+    const Enclosure share_a = Rational(1) - share_b;
+    up[b] += Up(at.p_hi * std::min(1.0, share_b.HiDouble()));
+    up[a] += Up(at.p_hi * std::min(1.0, std::max(0.0, share_a.HiDouble())));
+  }
+  return Densify(up, 2 * atoms.finite.size(), true, atoms.infinity_hi);
+}
+
+// e^{−kh}, bounded from below.
+double ExpNegLo(std::int64_t k, const Rational& step) { return Exp(-Enclosure(kPrec, Rational(step * k))).LoDouble(); }
+
+// Lower: consecutive atoms (by loss, descending) merged into groups whose merged loss is a grid
+// point. A group at index k holds pieces of atoms with P-content ≥ W and Q-content ≤ S, S ≤ t·W,
+// t ≤ e^{−kh}: its true merged loss log(P/Q) is then ≥ kh, and placing W at kh is a merge, a move
+// down and a drop (pld.hpp). Atoms enter with P-content p_lo (a drop) and Q-content ≤ q_hi. A piece
+// of an atom whose own loss is below kh raises the group's Q/P ratio; the fraction f that fills the
+// group to exactly t is taken (shaved by 2^−30, and only if the check S ≤ t·W then holds), the
+// group is closed and the rest of the atom opens the next group at ⌊its loss/h⌋.
+GridMeasure MergeLower(const PmfAtoms& atoms, const Rational& step) {
+  Sparse lo;
+  std::size_t groups = 0;
+  bool open = false;
+  std::int64_t k = 0;
+  double t = 0, W = 0, S = 0;
+  auto close = [&]() {
+    if (open && W > 0) {
+      lo[k] += W;
+      ++groups;
+    }
+    open = false;
+  };
+  // Opens a group with the fraction `rem` of an atom; false if nothing of it survives rounding.
+  auto start = [&](const PmfAtoms::Atom& at, double rem) {
+    W = Down(rem * at.p_lo);
+    S = Up(rem * at.q_hi);
+    if (W <= 0) return;
+    k = FloorIndex(at.loss_lo, step);
+    for (int tries = 0; tries < 64; ++tries, --k) {
+      t = ExpNegLo(k, step);
+      if (S <= Down(t * W)) {
+        open = true;
+        return;
+      }
+    }
+    // Unreachable for finite doubles (each step down multiplies t by e^h); dropping is valid anyway.
+  };
+  for (const PmfAtoms::Atom& at : atoms.finite) {
+    if (at.p_lo <= 0) continue;
+    double rem = 1.0;  // ≤ the exact fraction of this atom not yet used
+    while (rem > 0) {
+      if (!open) {
+        start(at, rem);
+        break;
+      }
+      const double w = at.p_lo, s = at.q_hi;
+      const double gap = s - t * w;  // > 0: the atom's ratio exceeds t (its loss is below kh)
+      double f = rem;
+      if (gap > 0) f = std::min(rem, (t * W - S) / gap * (1 - 0x1p-30));
+      if (!(f > 0)) {
+        close();
+        start(at, rem);
+        break;
+      }
+      const double W2 = Down(W + Down(f * w)), S2 = Up(S + Up(f * s));
+      if (!(S2 <= Down(t * W2))) {  // rounding ate the margin: close without this piece
+        close();
+        start(at, rem);
+        break;
+      }
+      W = W2;
+      S = S2;
+      if (f >= rem) break;  // the whole rest of the atom fits
+      close();
+      rem = std::nextafter(rem - f, 0.0);  // ≤ the exact rest
+    }
+  }
+  close();
+  return Densify(lo, std::max<std::size_t>(groups, 1), false, atoms.infinity_lo);
+}
+
+}  // namespace
+
+PmfAtoms PrepareAtoms(const std::vector<Rational>& p, const std::vector<Rational>& q, mpfr_prec_t prec) {
+  if (p.empty()) throw InvalidArgument("p", "the pmf is empty");
+  if (p.size() != q.size())
+    throw InvalidArgument("q", "p and q must have the same length (" + std::to_string(p.size()) + " vs " +
+                                   std::to_string(q.size()) + ")");
+  Rational sp = 0, sq = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] < 0) throw InvalidArgument("p", "entry " + std::to_string(i) + " is negative: " + EchoValue(p[i]));
+    if (q[i] < 0) throw InvalidArgument("q", "entry " + std::to_string(i) + " is negative: " + EchoValue(q[i]));
+    sp += p[i];
+    sq += q[i];
+  }
+  if (sp != 1) throw InvalidArgument("p", "must sum to 1 exactly, sums to " + EchoValue(sp));
+  if (sq != 1) throw InvalidArgument("q", "must sum to 1 exactly, sums to " + EchoValue(sq));
+  PmfAtoms out;
+  Enclosure inf(prec, 0L);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == 0) continue;
+    const Enclosure P(prec, p[i]);
+    if (q[i] == 0) {
+      inf = inf + P;
+      continue;
+    }
+    const Enclosure Q(prec, q[i]);
+    const Enclosure L = Log(P) - Log(Q);
+    out.finite.push_back({std::max(0.0, P.LoDouble()), P.HiDouble(), std::max(0.0, Q.LoDouble()), Q.HiDouble(),
+                          L.LoDouble(), L.HiDouble()});
+  }
+  std::sort(out.finite.begin(), out.finite.end(),
+            [](const PmfAtoms::Atom& a, const PmfAtoms::Atom& b) { return a.loss_lo > b.loss_lo; });
+  out.infinity_lo = std::max(0.0, inf.LoDouble());
+  out.infinity_hi = inf.HiDouble();
+  return out;
+}
+
+PmfAtoms ProductAtoms(const PmfAtoms& a, const PmfAtoms& b) {
+  PmfAtoms out;
+  out.finite.reserve(a.finite.size() * b.finite.size());
+  for (const PmfAtoms::Atom& x : a.finite)
+    for (const PmfAtoms::Atom& y : b.finite)
+      out.finite.push_back({Down(x.p_lo * y.p_lo), Up(x.p_hi * y.p_hi), Down(x.q_lo * y.q_lo), Up(x.q_hi * y.q_hi),
+                            std::nextafter(x.loss_lo + y.loss_lo, -HUGE_VAL), std::nextafter(x.loss_hi + y.loss_hi, HUGE_VAL)});
+  std::sort(out.finite.begin(), out.finite.end(),
+            [](const PmfAtoms::Atom& u, const PmfAtoms::Atom& v) { return u.loss_lo > v.loss_lo; });
+  // P(some factor is at +∞) = inf_a + (1 − inf_a)·inf_b, bounded at each end (1 − x is rounded at
+  // most once, and Down/Up undo it).
+  out.infinity_hi = std::min(1.0, Up(a.infinity_hi + Up(Up(1.0 - a.infinity_lo) * b.infinity_hi)));
+  out.infinity_lo = Down(a.infinity_lo + Down(Down(1.0 - a.infinity_hi) * b.infinity_lo));
+  return out;
+}
+
+Pld ConnectDots(const PmfAtoms& atoms, const Rational& step) {
+  ValidateStep(step);
+  Pld out;
+  out.step = step;
+  out.upper = SplitUpper(atoms, step);
+  out.lower = MergeLower(atoms, step);
+  return out;
+}
+
+Pld ConnectDotsEnvelope(const std::vector<PmfAtoms>& candidates, const Rational& step, std::size_t lower_from) {
+  ValidateStep(step);
+  if (candidates.empty()) throw InvalidArgument("candidates", "no candidate pair");
+  if (lower_from >= candidates.size())
+    throw InvalidArgument("candidates", "lower_from " + std::to_string(lower_from) + " is out of range");
+  Pld out;
+  out.step = step;
+  out.lower = MergeLower(candidates[lower_from], step);
+
+  // Grid nodes x_i = e^{(k0 + i)h} spanning every candidate's finite losses, one beyond the top.
+  bool any = false;
+  double loss_min = 0, loss_max = 0, inf_max = 0;
+  for (const PmfAtoms& c : candidates) {
+    inf_max = std::max(inf_max, c.infinity_hi);
+    if (c.finite.empty()) continue;
+    loss_max = any ? std::max(loss_max, c.finite.front().loss_hi) : c.finite.front().loss_hi;
+    loss_min = any ? std::min(loss_min, c.finite.back().loss_lo) : c.finite.back().loss_lo;
+    for (const PmfAtoms::Atom& a : c.finite) loss_max = std::max(loss_max, a.loss_hi);
+    any = true;
+  }
+  std::vector<double> G;  // upper bounds of M(x_i)
+  std::vector<double> x_lo, x_hi, x_mid;
+  std::int64_t k0 = 0;
+  if (any) {
+    k0 = FloorIndex(loss_min, step);
+    const std::int64_t k1 = CeilIndex(loss_max, step) + 1;
+    if (k1 - k0 > 50000000)
+      throw InvalidArgument("step", "the candidates' losses span more than 5e7 grid points at this step");
+    const std::size_t n = static_cast<std::size_t>(k1 - k0 + 1);
+    G.assign(n, 0.0);
+    x_lo.resize(n);
+    x_hi.resize(n);
+    x_mid.resize(n);
+    std::vector<double> node_loss(n);  // (k0 + i)h rounded down
+    for (std::size_t i = 0; i < n; ++i) {
+      const Rational loss = step * (k0 + static_cast<std::int64_t>(i));
+      const Enclosure L(kPrec, loss);
+      const Enclosure X = Exp(L);
+      x_lo[i] = X.LoDouble();
+      x_hi[i] = X.HiDouble();
+      x_mid[i] = X.MidDouble();
+      node_loss[i] = L.LoDouble();
+    }
+    // H_x(candidate) = inf + Σ_{loss > log x} (p − x q): each term bounded above by
+    // fl(p_hi − fl(x_lo q_lo)) + 4u(p_hi + x_lo q_lo) (two roundings of relative size ≤ u each,
+    // and the nudge's own), the sum by γ_n; atoms whose loss is certainly ≤ log x contribute 0.
+    // An underflowing product adds at most 2^−1075 of absolute error: 2^−1070 per term covers it.
+    for (const PmfAtoms& c : candidates) {
+      const double g = Gamma(static_cast<double>(c.finite.size() + 4));
+      double wmax = 0;  // the widest loss enclosure, for the early exit
+      for (const PmfAtoms::Atom& a : c.finite) wmax = std::max(wmax, a.loss_hi - a.loss_lo);
+      for (std::size_t i = 0; i < n; ++i) {
+        double sum = 0;
+        for (const PmfAtoms::Atom& a : c.finite) {
+          if (a.loss_hi < node_loss[i]) {  // certainly below log x_i: contributes 0
+            // Sorted by loss_lo: every later atom has loss_hi ≤ loss_lo + wmax, below log x_i too.
+            if (a.loss_lo + 2 * wmax < node_loss[i]) break;
+            continue;
+          }
+          const double xq = x_lo[i] * a.q_lo;
+          const double term = (a.p_hi - xq) + 4 * kU * (a.p_hi + xq) + 0x1p-1070;
+          if (term > 0) sum += term;
+        }
+        const double H = Up(Up(sum * (1 + g)) + c.infinity_hi);
+        G[i] = std::max(G[i], H);
+      }
+    }
+  }
+  const std::size_t n = G.size();
+  // Masses from the interpolant's slope changes (any values would do: the check below decides).
+  // Its curve: 1 at x = 0, G_i at x_i, constant G_{n−1} beyond x_{n−1} (the mass at +∞).
+  std::vector<double> m(n, 0.0);
+  double m_inf = n > 0 ? G[n - 1] : inf_max;
+  if (n > 0) {
+    std::vector<double> slope(n + 1, 0.0);
+    slope[0] = (G[0] - 1.0) / x_mid[0];
+    for (std::size_t i = 1; i < n; ++i) slope[i] = (G[i] - G[i - 1]) / (x_mid[i] - x_mid[i - 1]);
+    for (std::size_t i = 0; i < n; ++i) m[i] = std::max(0.0, x_mid[i] * (slope[i + 1] - slope[i]));
+  }
+  // Check: H_{x_i}(μ) = m_∞ + Σ_{l>i} m_l (1 − e^{−(l−i)h}) ≥ G_i, bounded from below (products and
+  // a sum of non-negative terms: γ_{n+2}); the largest shortfall goes to +∞, as does 1 − total.
+  double shortfall = 0;
+  if (n > 0) {
+    std::vector<double> c(n, 0.0);  // c_d ≤ 1 − e^{−dh}
+    for (std::size_t d = 1; d < n; ++d)
+      c[d] = std::max(0.0, (-Expm1(-Enclosure(kPrec, Rational(step * static_cast<long>(d))))).LoDouble());
+    const double g = Gamma(static_cast<double>(n + 4));
+    for (std::size_t i = 0; i < n; ++i) {
+      double acc = 0;
+      for (std::size_t l = i + 1; l < n; ++l) acc += m[l] * c[l - i];
+      // (minus n·2^−1074 for products that underflow)
+      const double lb = Down(std::max(0.0, Down(acc * (1 - g)) - static_cast<double>(n) * 0x1p-1074) + m_inf);
+      if (G[i] > lb) shortfall = std::max(shortfall, Up(G[i] - lb));
+    }
+  }
+  double total = 0;
+  for (double v : m) total += v;
+  const double total_lo = Down(Down(total * (1 - Gamma(static_cast<double>(n + 2)))) + m_inf);
+  if (total_lo < 1) shortfall = std::max(shortfall, Up(1.0 - total_lo));
+  out.upper.offset = k0;
+  out.upper.mass = std::move(m);
+  out.upper.infinity = Up(m_inf + shortfall);
+  return out;
+}
+
+}  // namespace dpfl::ref::pld
