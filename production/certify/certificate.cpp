@@ -130,7 +130,7 @@ nlohmann::json MonitorJson(const fl::MonitorOutcome& m) {
 
 nlohmann::json BuildCertificate(const nlohmann::json& configuration, const nlohmann::json& dataset,
                                 const std::string& code_version, const fl::TrainResult& result, const RunFiles& files,
-                                const std::optional<std::string>& signing_public_key) {
+                                const std::optional<std::string>& signing_public_key, const Progress& progress) {
   nlohmann::json cert;
   cert["format"] = kFormat;
   cert["configuration"] = configuration;
@@ -164,7 +164,7 @@ nlohmann::json BuildCertificate(const nlohmann::json& configuration, const nlohm
                               {"monitor", MonitorJson(r.monitor)}});
   }
   cert["broadcast_ranges"] = layers;
-  cert["privacy"] = ComputePrivacy(configuration, layers);
+  cert["privacy"] = ComputePrivacy(configuration, layers, true, progress);
   cert["transcript"] = {{"h0", result.transcript_start},
                         {"final", result.history.empty() ? result.transcript_start : result.history.back().transcript},
                         {"layout", "docs/training.md, Transcript hash chain (dpfl-transcript-v1, dpfl-round-v1)"}};

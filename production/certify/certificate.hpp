@@ -80,8 +80,10 @@ std::string TranscriptContext(const nlohmann::json& configuration);
 // parameters (and lambda_grid, optional); `layers[t]` = {"c": [hex doubles], "r": [...]}.
 // `tight_central` = false leaves the PLD rows (tight central; gaussian's and laplace's tight local) as
 // {"notion": …, "not_computed": true}.
+// `progress` (if set) is told, a line at a time, what the PLD accountant is doing (its long part).
+using Progress = std::function<void(const std::string&)>;
 nlohmann::json ComputePrivacy(const nlohmann::json& configuration, const nlohmann::json& rounds,
-                              bool tight_central = true);
+                              bool tight_central = true, const Progress& progress = {});
 
 // `dpfl train --target-epsilon E`: meet a target for the run's client-level guarantee before
 // training, from the configuration (mechanism, clients, gamma, d, parameters, rounds, eps_p,
@@ -113,7 +115,7 @@ struct RunFiles {
 // The whole certificate. `signing_public_key` (hex) is recorded when the operator signs it.
 nlohmann::json BuildCertificate(const nlohmann::json& configuration, const nlohmann::json& dataset,
                                 const std::string& code_version, const fl::TrainResult& result, const RunFiles& files,
-                                const std::optional<std::string>& signing_public_key);
+                                const std::optional<std::string>& signing_public_key, const Progress& progress = {});
 
 // The certificate's "environment" (run_environment.cpp): the LibTorch version dpfl was built with,
 // the CPU features LibTorch's kernel dispatch depends on, and the variables that cap it. Recorded
@@ -136,6 +138,7 @@ struct VerifyOptions {
   // every input): that row is copied from the certificate and listed under not_checked — never
   // reported as verified.
   bool recompute_tight_central = true;
+  Progress progress;  // the recomputation's progress lines (ComputePrivacy)
 };
 
 struct Verification {

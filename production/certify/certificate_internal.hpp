@@ -130,9 +130,10 @@ std::string Digest(nlohmann::json certificate);
 // The "tight central" guarantee row (central_privacy.cpp): the aggregate observer's ε(δ_u) over
 // the run for the binary mechanisms, from the reference's PLD accountant; q_lo, q_hi are the
 // widest implemented probabilities of "+" at the clipping ends over every layer and round.
+// `progress` (if set) is told what the accountant is doing, a line per pass.
 nlohmann::json TightCentralGuarantee(const nlohmann::json& cfg, fl::MechanismKind kind, std::uint64_t rounds,
                                      const Rational& q_lo, const Rational& q_hi, const std::string& unit,
-                                     const std::string& observer);
+                                     const std::string& observer, const Progress& progress = {});
 
 // The scale of a gaussian/laplace law as an exact rational: σ² or t (grid units).
 Rational NoiseScale(const fl::DiscreteNoiseLaw& law);

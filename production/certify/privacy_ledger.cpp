@@ -141,7 +141,8 @@ nlohmann::json Releases(const nlohmann::json& cfg) {
 
 }  // namespace
 
-nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& rounds, bool tight_central) {
+nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& rounds, bool tight_central,
+                              const Progress& progress) {
   const fl::MechanismKind kind = fl::ParseMechanism(Str(cfg, "mechanism"));
   const double eps = Num(cfg, "eps_p");
   const Rational m(U64(cfg, "parameters"));
@@ -319,7 +320,7 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
     }
     if (tight_central) {
       g.push_back(TightCentralGuarantee(cfg, kind, static_cast<std::uint64_t>(T), q_lo, q_hi,
-                                        ucdp_unit + ", all rounds", ucdp_observer));
+                                        ucdp_unit + ", all rounds", ucdp_observer, progress));
     } else {
       g.push_back({{"notion", kTightCentralNotion}, {"not_computed", true}});
     }

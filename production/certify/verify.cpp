@@ -181,7 +181,7 @@ Verification VerifyCertificate(const nlohmann::json& cert, const VerifyOptions& 
     if (monitor_ok) v.checked.push_back("monitor statistics against their critical values and alpha");
 
     // Privacy ledger and guarantees, recomputed with the reference.
-    nlohmann::json recomputed = ComputePrivacy(cfg, ranges, options.recompute_tight_central);
+    nlohmann::json recomputed = ComputePrivacy(cfg, ranges, options.recompute_tight_central, options.progress);
     const nlohmann::json& privacy = Field(cert, "privacy");
     if (!options.recompute_tight_central && recomputed.contains("guarantees")) {
       // Copy the certificate's PLD rows (where the recomputation has them) and say so.

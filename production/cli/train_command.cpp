@@ -209,8 +209,10 @@ nlohmann::json RunOne(const TrainArgs& a, double lambda, const std::string& out_
   certify::RunFiles files;
   files.weights_sha256 = fl::Sha256Files({result.weights_path});
   files.metrics_sha256 = fl::Sha256Files({result.metrics_path});
+  certify::Progress accounting;  // the privacy accounting's passes, unless --quiet
+  if (!a.quiet) accounting = [](const std::string& line) { std::cerr << "dpfl: certificate: " << line << "\n"; };
   const nlohmann::json cert = certify::BuildCertificate(run.configuration, dataset_json, DPFL_FL_CODE_VERSION, result,
-                                                        files, SigningPublicHex(signing));
+                                                        files, SigningPublicHex(signing), accounting);
   nlohmann::json out = {{"mechanism", a.mechanism}, {"eps_p", a.eps_p}, {"lambda", lambda},
                         {"final_test_accuracy", result.final_test.accuracy},
                         {"best_val_accuracy", 0.0}, {"rounds", result.history.size()},
@@ -391,7 +393,7 @@ void RegisterTrainCommand(CLI::App& root, std::vector<Command>& commands) {
                   "client keys: simulated (default; derived from the seed, reproducible, protects nothing) or random "
                   "(randombytes; not reproducible, cannot be replayed)");
   app->add_option("--signing-key", a->signing_key, "Ed25519 secret key file (dpfl keygen) to sign certificate.json");
-  app->add_flag("--quiet", a->quiet, "no progress line");
+  app->add_flag("--quiet", a->quiet, "no progress lines (training, privacy accounting)");
   app->add_flag("--no-plots", a->no_plots, "do not call gnuplot");
   AddExecutionFlags(*app, *a);
   app->add_option("--target-epsilon", a->target_epsilon,

@@ -32,7 +32,7 @@ void RegisterVerifyCommand(CLI::App& root, std::vector<Command>& commands) {
   app->add_flag("--replay", v->replay, "re-run the training and compare every round's transcript hash and the weights");
   app->add_option("--replay-dir", v->replay_dir, "keep the replay's outputs here (default: a temporary directory)");
   app->add_option("--data-dir", v->data_dir, "data directory for --replay (default: where the certificate's files were)");
-  app->add_flag("--quiet", v->quiet, "no progress line during --replay");
+  app->add_flag("--quiet", v->quiet, "no progress lines (privacy recomputation, --replay)");
   commands.push_back({app, [v]() -> nlohmann::json {
     const std::string bytes = ReadText(v->file, "file");
     const nlohmann::json cert = certify::ParseCertificateText(bytes, v->file, "file");
@@ -44,6 +44,8 @@ void RegisterVerifyCommand(CLI::App& root, std::vector<Command>& commands) {
     certify::VerifyOptions options;
     options.directory = fs::path(v->file).parent_path().string();
     if (options.directory.empty()) options.directory = ".";
+    if (!v->quiet)
+      options.progress = [](const std::string& line) { std::cerr << "dpfl: verify-certificate: " << line << "\n"; };
     certify::Verification ver = certify::VerifyCertificate(cert, options);
     const std::string sig_path = v->file + ".sig";
     std::optional<std::string> signature;

@@ -362,6 +362,12 @@ CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Ra
   // Connect-the-dots on both sides (pld.hpp): the error grows like K·h², not K·h.
   AccountOptions o = options;
   o.discretization = Discretization::kConnectDots;
+  // Progress lines say which part of the computation they belong to.
+  auto told = [&](const std::string& part) {
+    std::function<void(const std::string&)> f;
+    if (options.progress) f = [&options, part](const std::string& line) { options.progress(part + ": " + line); };
+    return f;
+  };
 
   // Lower end first: the realisable configurations, each a single pmf pair; their last step is a
   // good step for the envelope too (same loss scale, same K), which then needs one pass. A pair
@@ -392,6 +398,8 @@ CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Ra
       return p;
     };
     AccountOptions ol = o;
+    ol.progress = told("lower end, realisable configuration " + std::to_string(i + 1) + " of " +
+                       std::to_string(achievable.size()));
     std::uint64_t blocks = k;
     std::optional<PmfAtoms> fwd2, bwd2;
     if (k >= 2) {
@@ -415,6 +423,7 @@ CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Ra
   for (const PmfPair& c : candidates) atoms.push_back(PrepareAtoms(c.p, c.q, o.prec));
   const std::size_t worst = LikelyWorstCandidate(atoms, k);
   AccountOptions o_up = o;
+  o_up.progress = told("upper end, envelope of " + std::to_string(candidates.size()) + " candidate pairs");
   if (step) o_up.step = step;
   out.upper = EpsilonOfComposition(
       [&](const GridOptions& g) {
@@ -433,6 +442,7 @@ CentralResult CentralBinaryEpsilon(const CentralBinarySetting& setting, const Ra
     if (renyi.back().infinite) rdp_finite = false;
   }
   if (rdp_finite) {
+    if (options.progress) options.progress("upper end, RDP over " + std::to_string(candidates.size()) + " candidate pairs");
     const AccountantResult rdp = Account(
         [&](const Rational& a) {
           std::optional<Enclosure> worst_d;

@@ -1,6 +1,8 @@
 // dpfl::ref::pld — mechanism PLDs and the accountant (formulas and sources in pld_mechanisms.hpp).
 #include "dpfl/ref/pld_mechanisms.hpp"
 
+#include "dpfl/format.hpp"
+
 #include "dpfl/ref/discrete_noise.hpp"
 
 #include <algorithm>
@@ -368,7 +370,17 @@ AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::
     r.step = step;
     r.grid_points = composed.forward.upper.mass.size();
     ++r.passes;
-    return query(composed, r);
+    const Refine next = query(composed, r);
+    if (o.progress) {
+      const auto end = [](const std::optional<Rational>& e) { return e ? ShortestDouble(e->convert_to<double>()) : std::string("inf"); };
+      const std::string bounds = r.epsilon.lo || r.epsilon.hi
+                                     ? "epsilon in [" + end(r.epsilon.lo) + ", " + end(r.epsilon.hi) + "]"
+                                     : "delta in [" + ShortestDouble(r.delta.lo.convert_to<double>()) + ", " +
+                                           ShortestDouble(r.delta.hi.convert_to<double>()) + "]";
+      o.progress("pass " + std::to_string(r.passes) + ": grid step " + ShortestDouble(step.convert_to<double>()) + ", " +
+                 std::to_string(r.grid_points) + " points, " + bounds);
+    }
+    return next;
   };
   if (o.step) {
     pass(*o.step);

@@ -96,6 +96,8 @@ struct AccountOptions {
   // If set, one more step composed onto the `compositions`-fold composition in every pass (for a
   // builder that returns a block of several steps: K = b·blocks + remainder).
   std::function<PldPair(const GridOptions&)> remainder;
+  // If set, told one line per pass (step, grid points, the enclosure so far): for long runs.
+  std::function<void(const std::string&)> progress;
 };
 struct AccountResult {
   EpsilonBounds epsilon;   // set by EpsilonOfComposition

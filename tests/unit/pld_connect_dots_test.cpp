@@ -1,0 +1,310 @@
+// Connect-the-dots discretization (reference/include/dpfl/ref/pld.hpp, pld_connect_dots.cpp)
+// against exact arithmetic: the hockey-stick curve H_x of every measure it builds, evaluated here
+// in MPFI at 128 bits from the stored doubles, must lie above (upper measure) or below (lower
+// measure) the exact curve of the pmf pair, itself a sum of exact rationals; after composition, δ(ε)
+// of the composed measures must bracket δ(ε) of the composed pair computed by brute force over the
+// product space (every choice of candidate per step, for the envelope). A failure below is a
+// certain violation: a check fails only when the enclosure of the computed side lies entirely on
+// the wrong side of the exact value.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "dpfl/ref/pld_central.hpp"
+#include "dpfl/ref/pld_mechanisms.hpp"
+
+namespace {
+
+using dpfl::ref::Enclosure;
+using dpfl::ref::Interval;
+using dpfl::ref::Rational;
+namespace pld = dpfl::ref::pld;
+
+Rational R(const std::string& s) { return dpfl::ref::ParseRational(s, "test"); }
+
+std::vector<Rational> RandomPmf(std::mt19937_64& g, std::size_t n, int zero_weight) {
+  std::uniform_int_distribution<int> u(0, 12);
+  std::vector<int> w(n);
+  int total = 0;
+  for (int& x : w) {
+    x = u(g);
+    if (x < zero_weight) x = 0;
+    total += x;
+  }
+  if (total == 0) {
+    w[0] = 1;
+    total = 1;
+  }
+  std::vector<Rational> p;
+  for (int x : w) p.push_back(Rational(x, total));
+  return p;
+}
+
+// Exact H_x = Σ (p_i − x q_i)_+ for rational x ≥ 0 (an atom with q = 0 counts p).
+Rational ExactH(const pld::PmfPair& pair, const Rational& x) { return pld::HockeyStick(pair, x); }
+
+// H_x of a grid measure, enclosed: Σ_k m_k (1 − x e^{−(offset+k)h})_+ + m_∞ (− deficit).
+Interval MeasureH(const pld::GridMeasure& m, const Rational& step, const Rational& x) {
+  const mpfr_prec_t prec = 128;
+  Enclosure sum(prec, Rational(m.infinity) - Rational(m.deficit));
+  for (std::size_t k = 0; k < m.mass.size(); ++k) {
+    if (m.mass[k] == 0) continue;
+    const Rational loss = step * (m.offset + static_cast<std::int64_t>(k));
+    const Enclosure f = Enclosure(prec, 1L) - x * Exp(-Enclosure(prec, loss));
+    if (dpfl::ref::CertainlyNonPositive(f)) continue;
+    const Enclosure pos = dpfl::ref::CertainlyNonNegative(f) ? f : dpfl::ref::Hull(Enclosure(prec, 0L), f);
+    sum = sum + Rational(m.mass[k]) * pos;
+  }
+  return dpfl::ref::ToInterval(sum);
+}
+
+// Points x = e^ε to test at: 0, every breakpoint of the pair and of the grid near them (their
+// rational neighbours), and points in between.
+std::vector<Rational> TestPoints(const std::vector<pld::PmfPair>& pairs, const Rational& step) {
+  std::vector<Rational> xs = {R("0"), R("1/1000"), R("1/2"), R("1"), R("2"), R("1000")};
+  for (const auto& pr : pairs)
+    for (std::size_t i = 0; i < pr.p.size(); ++i)
+      if (pr.p[i] > 0 && pr.q[i] > 0) {
+        const Rational r = pr.p[i] / pr.q[i];
+        for (const char* f : {"1", "1.001", "0.999", "1.05", "0.95"}) xs.push_back(r * R(f));
+      }
+  for (int k = -40; k <= 40; ++k) {  // grid points e^{kh}, enclosed by rationals on both sides
+    const Interval e = dpfl::ref::ToInterval(dpfl::ref::ExpQ(128, step * k));
+    xs.push_back(e.lo());
+    xs.push_back(e.hi());
+  }
+  return xs;
+}
+
+void ExpectBracket(const pld::Pld& d, const pld::PmfPair& pair, const std::vector<Rational>& xs,
+                   const std::string& what) {
+  for (const Rational& x : xs) {
+    const Rational exact = ExactH(pair, x);
+    const Interval up = MeasureH(d.upper, d.step, x), lo = MeasureH(d.lower, d.step, x);
+    EXPECT_FALSE(up.hi() < exact) << what << ": upper curve below the exact one at x = " << x;
+    EXPECT_FALSE(lo.lo() > exact) << what << ": lower curve above the exact one at x = " << x;
+  }
+}
+
+TEST(PldConnectDots, EachStepBracketsTheExactCurveOfRandomPairs) {
+  std::mt19937_64 g(20261129);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t n = 2 + trial % 6;
+    pld::PmfPair pair{RandomPmf(g, n, trial % 3), RandomPmf(g, n, trial % 4 == 0 ? 3 : 0)};
+    const Rational step = trial % 2 ? R("1/64") : Rational(1, 3 + trial % 7);
+    const pld::PmfAtoms atoms = pld::PrepareAtoms(pair.p, pair.q);
+    ExpectBracket(pld::ConnectDots(atoms, step), pair, TestPoints({pair}, step), "trial " + std::to_string(trial));
+  }
+}
+
+// The two-step block: its curve is that of the product pair (P1×P2, Q1×Q2), exact here.
+TEST(PldConnectDots, ProductAtomsBracketTheProductPair) {
+  std::mt19937_64 g(7);
+  for (int trial = 0; trial < 12; ++trial) {
+    const std::size_t n = 2 + trial % 4;
+    pld::PmfPair a{RandomPmf(g, n, trial % 3), RandomPmf(g, n, trial % 2 ? 4 : 0)};
+    pld::PmfPair prod;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        prod.p.push_back(a.p[i] * a.p[j]);
+        prod.q.push_back(a.q[i] * a.q[j]);
+      }
+    const pld::PmfAtoms atoms = pld::PrepareAtoms(a.p, a.q);
+    const Rational step = R("1/16");
+    ExpectBracket(pld::ConnectDots(pld::ProductAtoms(atoms, atoms), step), prod, TestPoints({prod}, step),
+                  "product trial " + std::to_string(trial));
+  }
+}
+
+TEST(PldConnectDots, EnvelopeDominatesEveryCandidateEverywhere) {
+  std::mt19937_64 g(11);
+  for (int trial = 0; trial < 15; ++trial) {
+    std::vector<pld::PmfPair> cands;
+    std::vector<pld::PmfAtoms> atoms;
+    const std::size_t n = 2 + trial % 5;
+    for (int c = 0; c < 2 + trial % 4; ++c) {
+      cands.push_back({RandomPmf(g, n, c % 2), RandomPmf(g, n, trial % 5 == 0 ? 3 : 0)});
+      atoms.push_back(pld::PrepareAtoms(cands.back().p, cands.back().q));
+    }
+    const Rational step = trial % 2 ? R("1/32") : R("1/5");
+    const pld::Pld env = pld::ConnectDotsEnvelope(atoms, step, static_cast<std::size_t>(trial) % atoms.size());
+    for (const Rational& x : TestPoints(cands, step)) {
+      Rational worst = 0;
+      for (const auto& c : cands) worst = dpfl::ref::Max(worst, ExactH(c, x));
+      EXPECT_FALSE(MeasureH(env.upper, step, x).hi() < worst) << "trial " << trial << ": envelope below a candidate at x = " << x;
+      const Rational own = ExactH(cands[static_cast<std::size_t>(trial) % cands.size()], x);
+      EXPECT_FALSE(MeasureH(env.lower, step, x).lo() > own) << "trial " << trial << ": lower above its candidate at x = " << x;
+    }
+  }
+}
+
+// δ(ε) of a K-step composition where the adversary picks, at each step, one of the candidates:
+// brute force over every choice sequence and the product space, exact in e^ε enclosed (the low
+// end of e^ε gives an upper bound of δ, the high end a lower bound).
+Rational BruteDelta(const std::vector<pld::PmfPair>& cands, int K, const Rational& x, std::vector<std::size_t>& choice) {
+  if (static_cast<int>(choice.size()) == K) {
+    // product space of the chosen candidates
+    std::vector<std::pair<Rational, Rational>> cells{{Rational(1), Rational(1)}};
+    for (std::size_t c : choice) {
+      std::vector<std::pair<Rational, Rational>> next;
+      for (const auto& [p, q] : cells)
+        for (std::size_t i = 0; i < cands[c].p.size(); ++i) next.push_back({p * cands[c].p[i], q * cands[c].q[i]});
+      cells = std::move(next);
+    }
+    Rational d = 0;
+    for (const auto& [p, q] : cells)
+      if (p - x * q > 0) d += p - x * q;
+    return d;
+  }
+  Rational worst = 0;
+  for (std::size_t c = 0; c < cands.size(); ++c) {
+    choice.push_back(c);
+    worst = dpfl::ref::Max(worst, BruteDelta(cands, K, x, choice));
+    choice.pop_back();
+  }
+  return worst;
+}
+
+TEST(PldConnectDots, CompositionsBracketBruteForce) {
+  std::mt19937_64 g(3);
+  for (int trial = 0; trial < 6; ++trial) {
+    const int K = 2 + trial % 3;
+    pld::PmfPair pair{RandomPmf(g, 3, 0), RandomPmf(g, 3, trial == 5 ? 4 : 0)};
+    const pld::PmfAtoms atoms = pld::PrepareAtoms(pair.p, pair.q);
+    const Rational step = R("1/32");
+    const pld::Pld one = pld::ConnectDots(atoms, step);
+    const pld::Pld composed = pld::SelfCompose(one, static_cast<std::uint64_t>(K));
+    // The same K steps as two-step blocks (K even) or blocks plus one step.
+    const pld::Pld block = pld::ConnectDots(pld::ProductAtoms(atoms, atoms), step);
+    pld::Pld blocks = pld::SelfCompose(block, static_cast<std::uint64_t>(K / 2));
+    if (K % 2) blocks = pld::Compose(blocks, one);
+    for (const char* e : {"0", "0.05", "0.2", "0.5", "1", "2"}) {
+      const Rational eps = R(e);
+      const Interval ex = dpfl::ref::ToInterval(dpfl::ref::ExpQ(128, eps));
+      std::vector<std::size_t> choice;
+      const Rational truth_hi = BruteDelta({pair}, K, ex.lo(), choice);
+      const Rational truth_lo = BruteDelta({pair}, K, ex.hi(), choice);
+      for (const pld::Pld* d : std::vector<const pld::Pld*>{&composed, &blocks}) {
+        const pld::DeltaBounds b = pld::DeltaForEpsilon(*d, eps);
+        EXPECT_LE(b.lo, truth_hi) << "trial " << trial << " K " << K << " eps " << e << ": lower end above the truth";
+        EXPECT_GE(b.hi, truth_lo) << "trial " << trial << " K " << K << " eps " << e << ": upper end below the truth";
+      }
+    }
+  }
+}
+
+TEST(PldConnectDots, EnvelopeCompositionCoversEveryChoiceOfCandidates) {
+  std::mt19937_64 g(5);
+  for (int trial = 0; trial < 4; ++trial) {
+    std::vector<pld::PmfPair> cands;
+    std::vector<pld::PmfAtoms> atoms;
+    for (int c = 0; c < 3; ++c) {
+      cands.push_back({RandomPmf(g, 3, 0), RandomPmf(g, 3, 0)});
+      atoms.push_back(pld::PrepareAtoms(cands.back().p, cands.back().q));
+    }
+    const int K = 3;
+    const Rational step = R("1/40");
+    const pld::Pld env = pld::SelfCompose(pld::ConnectDotsEnvelope(atoms, step, 0), K);
+    for (const char* e : {"0", "0.1", "0.5", "1"}) {
+      const Rational eps = R(e);
+      const Interval ex = dpfl::ref::ToInterval(dpfl::ref::ExpQ(128, eps));
+      std::vector<std::size_t> choice;
+      const Rational worst = BruteDelta(cands, K, ex.lo(), choice);  // the adversary's best sequence
+      EXPECT_GE(pld::DeltaForEpsilon(env, eps).hi, BruteDelta(cands, K, ex.hi(), choice))
+          << "trial " << trial << " eps " << e << ": the envelope's upper end misses a choice sequence (truth <= "
+          << worst << ")";
+    }
+  }
+}
+
+// The point of the discretization: at the same step its enclosure is narrower than rounding's for
+// many compositions, and the two independent discretizations agree. Randomized response is the
+// hard case for the lower side (two atoms 2·log(3/2) apart: the merge costs ~h·Δ, not h², per
+// step), so only a factor 3 is asked here; the upper end alone moves by ~K·h²/8 against ~K·h/2.
+TEST(PldConnectDots, ManyCompositionsNarrowAtACoarseStepAndAgreeWithRounding) {
+  const Rational p = R("3/5");  // randomized response, keep probability 3/5
+  pld::AccountOptions ctd, rnd;
+  ctd.step = rnd.step = R("1/64");
+  ctd.discretization = pld::Discretization::kConnectDots;
+  const std::uint64_t K = 10000;
+  const auto build = [&](const pld::GridOptions& gopt) { return pld::RandomizedResponsePld(p, gopt); };
+  const pld::AccountResult a = pld::EpsilonOfComposition(build, K, R("1e-6"), ctd);
+  const pld::AccountResult b = pld::EpsilonOfComposition(build, K, R("1e-6"), rnd);
+  ASSERT_TRUE(a.epsilon.lo && a.epsilon.hi && b.epsilon.lo && b.epsilon.hi);
+  const Rational wa = *a.epsilon.hi - *a.epsilon.lo, wb = *b.epsilon.hi - *b.epsilon.lo;
+  EXPECT_LT(wa * 3, wb) << "connect-the-dots [" << *a.epsilon.lo << ", " << *a.epsilon.hi << "] vs rounding [" << *b.epsilon.lo << ", " << *b.epsilon.hi << "]";
+  EXPECT_LE(*a.epsilon.lo, *b.epsilon.hi);
+  EXPECT_LE(*b.epsilon.lo, *a.epsilon.hi);
+  // The upper end moves least: rounding's lies above connect-the-dots' by more than the latter's width.
+  EXPECT_GT(*b.epsilon.hi - *a.epsilon.hi, wa);
+}
+
+// The checker above has teeth: a measure that is not an upper bound (the lower measure offered
+// as the upper one, or an upper measure with its mass moved one grid step down) is caught.
+TEST(PldConnectDots, TheCurveCheckCatchesAMeasureThatIsNotABound) {
+  const pld::PmfPair pair{{R("1/2"), R("1/3"), R("1/6")}, {R("1/6"), R("1/3"), R("1/2")}};
+  const Rational step = R("1/16");
+  const pld::Pld d = pld::ConnectDots(pld::PrepareAtoms(pair.p, pair.q), step);
+  pld::GridMeasure shifted = d.upper;
+  shifted.offset -= 1;
+  int caught_lower = 0, caught_shift = 0;
+  for (const Rational& x : TestPoints({pair}, step)) {
+    const Rational exact = ExactH(pair, x);
+    if (MeasureH(d.lower, step, x).hi() < exact) ++caught_lower;
+    if (MeasureH(shifted, step, x).hi() < exact) ++caught_shift;
+  }
+  EXPECT_GT(caught_lower, 0);
+  EXPECT_GT(caught_shift, 0);
+}
+
+// The central row with the new discretization stays above every candidate configuration's own ε
+// (each computed independently, by rounding, from the exact candidate pair) and the realisable
+// lower end stays below the upper end.
+TEST(PldConnectDots, CentralUpperEndCoversEveryCandidateConfiguration) {
+  pld::CentralBinarySetting s;  // LDP-FL, 5 clients (with pairs the paired candidate's ε is +∞ here)
+  s.clients = 5;
+  s.solo = 5;
+  s.q_lo = R("1/4");
+  s.q_hi = R("3/4");
+  s.coordinates = 5;
+  s.rounds = 2;
+  const Rational delta = R("1e-3");
+  pld::AccountOptions o;
+  o.relative_width = R("0.002");
+  const pld::CentralResult r = pld::CentralBinaryEpsilon(s, delta, o);
+  ASSERT_TRUE(r.epsilon.lo && r.epsilon.hi);
+  EXPECT_LE(*r.epsilon.lo, *r.epsilon.hi);
+  for (const pld::PmfPair& c : pld::CentralCandidatePairs(s)) {
+    pld::AccountOptions ro;
+    ro.relative_width = R("0.01");
+    const pld::AccountResult own = pld::EpsilonOfComposition(
+        [&](const pld::GridOptions& gopt) { return pld::TwoPmfPld(c.p, c.q, gopt); }, 10, delta, ro);
+    if (!own.epsilon.lo) {  // a candidate with infinite ε (a paired target's deterministic sum): so is the envelope
+      EXPECT_FALSE(r.upper.epsilon.hi.has_value());
+      continue;
+    }
+    ASSERT_TRUE(r.upper.epsilon.hi.has_value());
+    EXPECT_LE(*own.epsilon.lo, *r.upper.epsilon.hi) << "the envelope's PLD upper end is below a candidate's epsilon";
+  }
+}
+
+TEST(PldConnectDots, BadInputIsNamed) {
+  auto names = [](auto f, const std::string& arg) {
+    try {
+      f();
+      ADD_FAILURE() << "no throw for " << arg;
+    } catch (const dpfl::InvalidArgument& e) {
+      EXPECT_EQ(e.argument(), arg);
+    }
+  };
+  const pld::PmfAtoms ok = pld::PrepareAtoms({R("1/2"), R("1/2")}, {R("1/3"), R("2/3")});
+  names([&] { pld::ConnectDots(ok, R("0")); }, "step");
+  names([&] { pld::ConnectDots(ok, R("-1/8")); }, "step");
+  names([&] { pld::ConnectDotsEnvelope({}, R("1/8"), 0); }, "candidates");
+  names([&] { pld::ConnectDotsEnvelope({ok}, R("1/8"), 1); }, "candidates");
+  names([&] { pld::PrepareAtoms({R("1/2"), R("1/3")}, {R("1/2"), R("1/2")}); }, "p");
+  names([&] { pld::PrepareAtoms({R("1/2"), R("1/2")}, {R("1/2")}); }, "q");
+  names([&] { pld::PrepareAtoms({}, {}); }, "p");
+}
+
+}  // namespace
