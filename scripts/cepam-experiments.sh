@@ -12,6 +12,11 @@
 #
 #   DPFL=build/production/dpfl OUT=results/cepam DATASETS="mnist fashion-mnist" ROUNDS=60 SEEDS="1 2 3" \
 #     GRIDS="table1 table2 eps" MODELS="cepam-mlp cepam-cnn" JOBS=2 scripts/cepam-experiments.sh
+#
+# Further knobs, unset by default (dpfl train's seed-002 defaults then apply: 30 clients, tau = 15,
+# the whole data set): CLIENTS (--clients), LOCAL_STEPS (--local-steps), MAX_SAMPLES
+# (--max-samples); EPSILONS (1 4 16 64) is the eps grid. The exit code is non-zero when a run
+# failed (its stderr.txt says why; re-running retries it).
 set -euo pipefail
 DPFL="${DPFL:-build/production/dpfl}"
 OUT="${OUT:-results/cepam}"
@@ -22,6 +27,9 @@ GRIDS="${GRIDS:-table1 table2 eps}"
 EPSILONS="${EPSILONS:-1 4 16 64}"
 MODELS="${MODELS:-cepam-mlp cepam-cnn}"  # table1's models
 JOBS="${JOBS:-2}"
+CLIENTS="${CLIENTS:-}"
+LOCAL_STEPS="${LOCAL_STEPS:-}"
+MAX_SAMPLES="${MAX_SAMPLES:-}"
 
 [ -x "$DPFL" ] || { echo "cepam-experiments: $DPFL not found (build first, or set DPFL)" >&2; exit 2; }
 runs=()
@@ -64,11 +72,20 @@ run_one() {  # grid dataset model method seed
     fl-laplace | fl-laplace-sdq | cepam-laplace) mech="$method"; args=(--b 0.001) ;;
     *) mech="$method" ;;
   esac
-  local start=$SECONDS
+  [ -z "$CLIENTS" ] || args+=(--clients "$CLIENTS")
+  [ -z "$LOCAL_STEPS" ] || args+=(--local-steps "$LOCAL_STEPS")
+  [ -z "$MAX_SAMPLES" ] || args+=(--max-samples "$MAX_SAMPLES")
+  local start=$SECONDS rc=0
   "$DPFL" train --dataset "$dataset" --mechanism "$mech" --model "$model" "${args[@]}" --rounds "$ROUNDS" \
-    --seed "$seed" --threads 1 --out "$dir" --quiet --no-plots > "$dir/summary.json" 2> "$dir/stderr.txt"
+    --seed "$seed" --threads 1 --out "$dir" --quiet --no-plots > "$dir/summary.json" 2> "$dir/stderr.txt" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "FAILED $dir (exit $rc; see $dir/stderr.txt)"
+    return 1
+  fi
   echo "done $dir in $((SECONDS - start)) s"
 }
 export -f run_one
-export DPFL OUT ROUNDS
-printf '%s\n' "${runs[@]}" | xargs -P "$JOBS" -L 1 bash -c 'run_one $0 $1 $2 $3 $4'
+export DPFL OUT ROUNDS CLIENTS LOCAL_STEPS MAX_SAMPLES
+# xargs runs every line and exits 123 if one failed.
+printf '%s\n' "${runs[@]}" | xargs -P "$JOBS" -L 1 bash -c 'run_one $0 $1 $2 $3 $4' ||
+  { echo "cepam-experiments: some runs failed (FAILED lines above)" >&2; exit 1; }

@@ -11,6 +11,11 @@
 #
 #   DPFL=build/production/dpfl OUT=results/lira DATASET=fashion-mnist POOL=5000 SHADOWS=16 JOBS=2 \
 #     GRIDS="seed003 seed000 clip" scripts/lira-experiments.sh
+#
+# Further knobs, unset by default (the audit's defaults above then apply, and the whole data set):
+# MAX_SAMPLES (--max-samples), CLIENTS (--clients), ROUNDS (--rounds), LOCAL_EPOCHS
+# (--local-epochs). The exit code is non-zero when an audit failed (after trying every audit; its
+# stderr.txt says why; re-running resumes it).
 set -euo pipefail
 DPFL="${DPFL:-build/production/dpfl}"
 OUT="${OUT:-results/lira}"
@@ -19,6 +24,11 @@ POOL="${POOL:-5000}"
 SHADOWS="${SHADOWS:-16}"
 JOBS="${JOBS:-2}"
 GRIDS="${GRIDS:-seed003 seed000 clip}"
+training=()
+[ -z "${MAX_SAMPLES:-}" ] || training+=(--max-samples "$MAX_SAMPLES")
+[ -z "${CLIENTS:-}" ] || training+=(--clients "$CLIENTS")
+[ -z "${ROUNDS:-}" ] || training+=(--rounds "$ROUNDS")
+[ -z "${LOCAL_EPOCHS:-}" ] || training+=(--local-epochs "$LOCAL_EPOCHS")
 
 [ -x "$DPFL" ] || { echo "lira-experiments: $DPFL not found (build first, or set DPFL)" >&2; exit 2; }
 configs=()
@@ -40,14 +50,22 @@ for grid in $GRIDS; do
     *) echo "lira-experiments: unknown grid '$grid' (seed003, seed000, clip)" >&2; exit 2 ;;
   esac
 done
+failed=0
 for c in "${configs[@]}"; do
   name="${c%%|*}" args="${c#*|}"
   dir="$OUT/$DATASET/$name"
   [ -f "$dir/audit.json" ] && { echo "skip $dir"; continue; }
   mkdir -p "$dir"
   start=$SECONDS
+  rc=0
   # shellcheck disable=SC2086  # args is a list of flags
-  "$DPFL" audit lira --dataset "$DATASET" --pool "$POOL" --shadows "$SHADOWS" --jobs "$JOBS" $args --out "$dir" \
-    > "$dir/stdout.json" 2> "$dir/stderr.txt" || echo "FAILED $dir (exit $?; see $dir/stderr.txt)"
+  "$DPFL" audit lira --dataset "$DATASET" --pool "$POOL" --shadows "$SHADOWS" --jobs "$JOBS" "${training[@]}" $args \
+    --out "$dir" > "$dir/stdout.json" 2> "$dir/stderr.txt" || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "FAILED $dir (exit $rc; see $dir/stderr.txt)"
+    failed=$((failed + 1))
+    continue
+  fi
   echo "done $dir in $((SECONDS - start)) s"
 done
+[ "$failed" -eq 0 ] || { echo "lira-experiments: $failed audit(s) failed (FAILED lines above)" >&2; exit 1; }
