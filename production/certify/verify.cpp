@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -28,6 +29,42 @@ bool IsHex64(const nlohmann::json& v) {
   if (s.size() != 64) return false;
   for (char ch : s)
     if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'))) return false;
+  return true;
+}
+
+// An end of a certified ε enclosure as printed ("inf" or a decimal), exact; empty = +∞.
+std::optional<Rational> EpsilonEnd(const nlohmann::json& v) {
+  if (!v.is_string()) throw InvalidArgument("certificate", "an epsilon of the tight central row is not a string");
+  const std::string s = v.get<std::string>();
+  if (s == "inf") return std::nullopt;
+  return ref::ParseRational(s, "certificate");
+}
+
+// The tight central row of a certificate made by an earlier accountant: every field but the ε
+// ends equal today's, and each certified end is implied by today's recomputation — the lower end
+// at most today's lower end, every upper end at least today's (+∞ implies nothing more). Then the
+// certificate's claims hold (today's enclosure is itself rigorous), only less tightly.
+bool CentralRowImplied(const nlohmann::json& given, const nlohmann::json& now) {
+  if (!given.is_object() || !now.is_object() || given.size() != now.size()) return false;
+  static const char* kUpper[] = {"epsilon_hi", "epsilon_hi_pld_envelope", "epsilon_hi_rdp"};
+  for (const auto& [key, value] : now.items()) {
+    if (!given.contains(key)) return false;
+    const bool upper = std::find(std::begin(kUpper), std::end(kUpper), key) != std::end(kUpper);
+    if (key != "epsilon_lo" && !upper) {
+      if (given[key] != value) return false;
+      continue;
+    }
+    if (!value.is_string() || !given[key].is_string()) return false;
+    std::optional<Rational> g, n;
+    try {
+      g = EpsilonEnd(given[key]);
+      n = EpsilonEnd(value);
+    } catch (const InvalidArgument&) {  // not a number: not implied (the row then differs: a problem)
+      return false;
+    }
+    if (upper && g && (!n || *g < *n)) return false;           // claims ε ≤ g, today only ε ≤ n > g
+    if (!upper && (!g ? n.has_value() : (n && *g > *n))) return false;  // claims ε ≥ g beyond today's lo
+  }
   return true;
 }
 
@@ -194,6 +231,21 @@ Verification VerifyCertificate(const nlohmann::json& cert, const VerifyOptions& 
         if (given.is_array() && given.size() == rows.size()) rows[i] = given[i];
       }
       if (any) v.not_checked.push_back("tight (PLD) guarantees (not recomputed: recompute_tight_central is off)");
+    }
+    // A tight central row from an earlier (wider) accountant is checked for being implied by today's.
+    if (recomputed != privacy && recomputed.contains("guarantees") && privacy.is_object() && privacy.contains("guarantees") &&
+        privacy["guarantees"].is_array() && privacy["guarantees"].size() == recomputed["guarantees"].size()) {
+      nlohmann::json& rows = recomputed["guarantees"];
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const nlohmann::json& given = privacy["guarantees"][i];
+        if (!rows[i].is_object() || rows[i].value("notion", "") != kTightCentralNotion || given == rows[i]) continue;
+        if (!CentralRowImplied(given, rows[i])) continue;
+        v.checked.push_back("tight central row: the certified enclosure [" + given["epsilon_lo"].get<std::string>() + ", " +
+                            given["epsilon_hi"].get<std::string>() + "] is implied by today's recomputation [" +
+                            rows[i]["epsilon_lo"].get<std::string>() + ", " + rows[i]["epsilon_hi"].get<std::string>() +
+                            "] (an earlier accountant's wider numbers)");
+        rows[i] = given;
+      }
     }
     if (recomputed == privacy) {
       v.checked.push_back("privacy ledger and guarantees recomputed with the reference");

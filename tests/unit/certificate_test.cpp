@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -454,6 +455,44 @@ TEST(CertificateBuild, EachForgeryIsRejectedByNameEvenWithARecomputedDigest) {
     EXPECT_FALSE(HasProblem(v, "digest mismatch")) << f.name;
     EXPECT_TRUE(HasProblem(v, f.expect)) << f.name << ": " << json(v.problems).dump();
   }
+}
+
+// A certificate whose tight central row came from an earlier, wider accountant (before
+// connect-the-dots: a lower ε_lo, a higher envelope ε_hi) still verifies, and says why; a row that
+// claims more than today's recomputation supports (a higher ε_lo, a lower ε_hi) does not.
+TEST(CertificateVerify, AnEarlierAccountantsWiderCentralRowIsImpliedANarrowerOneIsNot) {
+  const json genuine = HandMadeCertificate(Configuration("ldp-fl", 4), 2);
+  std::size_t row = 0;
+  const json& rows = genuine.at("privacy").at("guarantees");
+  while (row < rows.size() && rows[row].value("notion", "") != certify::kTightCentralNotion) ++row;
+  ASSERT_LT(row, rows.size());
+  const json& now = rows[row];
+  ASSERT_TRUE(now.at("epsilon_lo").is_string() && now.at("epsilon_hi").is_string()) << now.dump();
+  const double lo = std::stod(now.at("epsilon_lo").get<std::string>());
+  const double hi = std::stod(now.at("epsilon_hi").get<std::string>());
+  auto text = [](double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return std::string(buf);
+  };
+  auto with = [&](const std::string& key, double v) {
+    json c = genuine;
+    c["privacy"]["guarantees"][row][key] = text(v);
+    return certify::VerifyCertificate(Redigest(c));
+  };
+  const certify::Verification wider_lo = with("epsilon_lo", lo * 0.99);
+  EXPECT_TRUE(wider_lo.ok) << json(wider_lo.problems).dump();
+  EXPECT_NE(json(wider_lo.checked).dump().find("implied by today's recomputation"), std::string::npos);
+  EXPECT_TRUE(with("epsilon_hi", hi * 1.01).ok);
+  EXPECT_TRUE(with("epsilon_hi_pld_envelope", hi * 2).ok);
+  const certify::Verification narrower_lo = with("epsilon_lo", lo * 1.01);
+  EXPECT_FALSE(narrower_lo.ok);
+  EXPECT_TRUE(HasProblem(narrower_lo, "privacy ledger differs"));
+  EXPECT_FALSE(with("epsilon_hi", hi * 0.99).ok);
+  json other = genuine;  // any other field of the row must still match exactly
+  other["privacy"]["guarantees"][row]["observer"] = "someone else";
+  other["privacy"]["guarantees"][row]["epsilon_lo"] = text(lo * 0.99);
+  EXPECT_FALSE(certify::VerifyCertificate(Redigest(other)).ok);
 }
 
 TEST(CertificateMonitor, CriticalValueIsTheNormalQuantile) {
