@@ -76,6 +76,10 @@ if [ "${DPFL_SKIP_BUILD:-0}" != 1 ]; then
   fi
 fi
 command -v jq >/dev/null 2>&1 || die "jq not found (Debian package jq; scripts/install-deps.sh installs it)"
+case "$DPFL" in  # a bare name: a file here, else a command on PATH
+  */*) ;;
+  *) if [ -f "$DPFL" ]; then DPFL="./$DPFL"; else DPFL="$(command -v "$DPFL" || echo "$DPFL")"; fi ;;
+esac
 [ -x "$DPFL" ] || die "DPFL=$DPFL is not an executable (build first, or set DPFL)"
 
 # --- Reading JSON (jq only) ------------------------------------------------------------------
