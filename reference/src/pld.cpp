@@ -121,8 +121,11 @@ Pld PmfPld(Sparse& up, Sparse& lo, std::size_t terms, const Rational& step, doub
 }
 }  // namespace
 
-Pld FromPmfs(const std::vector<Rational>& p, const std::vector<Rational>& q, const Rational& step, mpfr_prec_t prec) {
-  ValidatePmfShape(p.size(), q.size(), step);
+void ValidatePmfPair(const std::vector<Rational>& p, const std::vector<Rational>& q) {
+  if (p.empty()) throw InvalidArgument("p", "the pmf is empty");
+  if (p.size() != q.size())
+    throw InvalidArgument("q", "p and q must have the same length (" + std::to_string(p.size()) + " vs " +
+                                   std::to_string(q.size()) + ")");
   Rational sp = 0, sq = 0;
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (p[i] < 0) throw InvalidArgument("p", "entry " + std::to_string(i) + " is negative: " + EchoValue(p[i]));
@@ -132,6 +135,11 @@ Pld FromPmfs(const std::vector<Rational>& p, const std::vector<Rational>& q, con
   }
   if (sp != 1) throw InvalidArgument("p", "must sum to 1 exactly, sums to " + EchoValue(sp));
   if (sq != 1) throw InvalidArgument("q", "must sum to 1 exactly, sums to " + EchoValue(sq));
+}
+
+Pld FromPmfs(const std::vector<Rational>& p, const std::vector<Rational>& q, const Rational& step, mpfr_prec_t prec) {
+  ValidatePmfShape(p.size(), q.size(), step);
+  ValidatePmfPair(p, q);
   Sparse up, lo;
   Enclosure inf(prec, 0L);
   for (std::size_t i = 0; i < p.size(); ++i) {

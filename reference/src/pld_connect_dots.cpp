@@ -154,19 +154,7 @@ GridMeasure MergeLower(const PmfAtoms& atoms, const Rational& step) {
 }  // namespace
 
 PmfAtoms PrepareAtoms(const std::vector<Rational>& p, const std::vector<Rational>& q, mpfr_prec_t prec) {
-  if (p.empty()) throw InvalidArgument("p", "the pmf is empty");
-  if (p.size() != q.size())
-    throw InvalidArgument("q", "p and q must have the same length (" + std::to_string(p.size()) + " vs " +
-                                   std::to_string(q.size()) + ")");
-  Rational sp = 0, sq = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p[i] < 0) throw InvalidArgument("p", "entry " + std::to_string(i) + " is negative: " + EchoValue(p[i]));
-    if (q[i] < 0) throw InvalidArgument("q", "entry " + std::to_string(i) + " is negative: " + EchoValue(q[i]));
-    sp += p[i];
-    sq += q[i];
-  }
-  if (sp != 1) throw InvalidArgument("p", "must sum to 1 exactly, sums to " + EchoValue(sp));
-  if (sq != 1) throw InvalidArgument("q", "must sum to 1 exactly, sums to " + EchoValue(sq));
+  ValidatePmfPair(p, q);
   PmfAtoms out;
   Enclosure inf(prec, 0L);
   for (std::size_t i = 0; i < p.size(); ++i) {

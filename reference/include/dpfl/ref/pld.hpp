@@ -73,6 +73,10 @@ struct PldPair {
 };
 
 // ---- building ------------------------------------------------------------------------------
+// Two exact pmfs on a common support: same non-zero length, no negative entry, each summing to 1
+// exactly. Names "p" and "q".
+void ValidatePmfPair(const std::vector<Rational>& p, const std::vector<Rational>& q);
+
 // The PLD of two exact pmfs on a common finite support (p_i, q_i ≥ 0, each summing to 1):
 // loss log(p_i/q_i) enclosed by MPFI, rounded up/down to the grid from the enclosure's upper/lower
 // end (valid whether or not the loss sits on a grid point); q_i = 0 < p_i goes to +∞; p_i = 0 is
