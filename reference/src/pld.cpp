@@ -2,6 +2,8 @@
 // queries are in pld_queries.cpp.
 #include "dpfl/ref/pld.hpp"
 
+#include <mpfr.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -362,7 +364,13 @@ PldPair SelfCompose(const PldPair& a, std::uint64_t times, const ComposeOptions&
   // The two directions are independent: the backward one on a second thread.
   std::future<Pld> backward;
   if (a.backward)
-    backward = std::async(std::launch::async, [&]() { return SelfCompose(*a.backward, times, options); });
+    backward = std::async(std::launch::async, [&]() {
+      // MPFR keeps per-thread caches (π, the twiddles' sin/cos): freed when this thread is done.
+      struct FreeMpfrCaches {
+        ~FreeMpfrCaches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
+      } free_caches;
+      return SelfCompose(*a.backward, times, options);
+    });
   out.forward = SelfCompose(a.forward, times, options);
   if (a.backward) out.backward = backward.get();
   return out;
