@@ -98,6 +98,7 @@ const Key kKeys[] = {
     {"calibration", &TrainArgs::calibration},
     {"levels", &TrainArgs::levels},
     {"client-sampling", &TrainArgs::client_sampling},
+    {"workers", &TrainArgs::workers},
 };
 
 const char* kSource = "fuzz.json";
