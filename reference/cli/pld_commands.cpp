@@ -2,6 +2,7 @@
 // (possibly Poisson-subsampled) mechanism composed K times, from its privacy loss distribution,
 // printed as an outward-rounded enclosure (reference/include/dpfl/ref/pld*.hpp; docs/accounting.md).
 // pld central and pld bench are in pld_central_commands.cpp.
+#include <cstdio>
 #include <ctime>
 #include <memory>
 #include <tuple>
@@ -29,7 +30,9 @@ namespace pld = ref::pld;
 
 // The flags every pld command shares.
 struct PldArgs {
-  std::string compositions = "1", delta, epsilon, sampling_rate, adjacency, step, relative_width = "0.01";
+  std::string compositions = "1", delta, epsilon, sampling_rate, adjacency, step, relative_width = "0.01",
+              discretization = "connect-dots";
+  bool progress = false;
   void Register(CLI::App* app, bool adjacency_flag) {
     app->add_option("--compositions", compositions, "number K >= 1 of compositions (default 1)");
     auto* d = app->add_option("--delta", delta, "delta in (0, 1): print epsilon_lo/epsilon_hi");
@@ -42,6 +45,10 @@ struct PldArgs {
     app->add_option("--step", step, "grid step h > 0 of the loss (default: chosen for --relative-width)");
     app->add_option("--relative-width", relative_width,
                     "target (hi - lo)/hi of the printed enclosure when --step is not given (default 0.01)");
+    app->add_flag("--progress", progress, "print one line per refinement pass to stderr");
+    app->add_option("--discretization", discretization,
+                    "connect-dots (default: error ~K h^2; for pmf pairs and the Gaussian laws, others round) | "
+                    "rounding (every loss rounded to the grid: error ~K h)");
   }
 };
 
@@ -80,6 +87,12 @@ json RunPld(const std::string& mechanism, json parameters, const std::string& ad
   options.relative_width = ParseFlag(a.relative_width, "--relative-width");
   if (!(options.relative_width > 0 && options.relative_width < 1))
     throw InvalidArgument("--relative-width", "must be in (0, 1), got " + a.relative_width);
+  if (a.progress) options.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+  if (a.discretization == "connect-dots") {
+    options.discretization = pld::Discretization::kConnectDots;
+  } else if (a.discretization != "rounding") {
+    throw InvalidArgument("--discretization", "must be connect-dots or rounding, got '" + a.discretization + "'");
+  }
   if (!a.step.empty()) {
     options.step = ParseFlag(a.step, "--step");
     if (!(*options.step > 0)) throw InvalidArgument("--step", "must be > 0, got " + a.step);
@@ -113,6 +126,7 @@ json RunPld(const std::string& mechanism, json parameters, const std::string& ad
     out["delta_lo"] = ref::ToDecimalStringDown(r.delta.lo, kPldDigits);
     out["delta_hi"] = ref::ToDecimalStringUp(r.delta.hi, kPldDigits);
   }
+  out["discretization"] = a.discretization;
   out["grid_step"] = ref::ToExactString(r.step);
   out["passes"] = r.passes;
   out["grid_points"] = r.grid_points;

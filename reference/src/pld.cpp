@@ -1,6 +1,7 @@
 // dpfl::ref::pld — discretization and composition (see pld.hpp for why each bound holds); the
 // queries are in pld_queries.cpp.
 #include "dpfl/ref/pld.hpp"
+#include "pld_internal.hpp"
 
 #include <mpfr.h>
 
@@ -263,7 +264,8 @@ Enclosure NormalMassFrom(const Enclosure& a, const Enclosure& w, const Enclosure
   return total;
 }
 
-Pld FromLossLaw(const LossLaw& law, const Rational& step, double tail, mpfr_prec_t prec) {
+namespace detail {
+LossIndexRange KeptRange(const LossLaw& law, const Rational& step, double tail) {
   ValidateStep(step);
   const auto [t_lo, t_hi] = law.Range(tail);
   const double h = step.convert_to<double>();
@@ -278,6 +280,12 @@ Pld FromLossLaw(const LossLaw& law, const Rational& step, double tail, mpfr_prec
     throw InvalidArgument("step", "the loss range over the grid step exceeds 2^60 points");
   const std::int64_t k_min = static_cast<std::int64_t>(std::floor(t_lo / h));
   const std::int64_t k_max = std::max(k_min + 1, static_cast<std::int64_t>(std::ceil(t_hi / h)));
+  return {k_min, k_max};
+}
+}  // namespace detail
+
+Pld FromLossLaw(const LossLaw& law, const Rational& step, double tail, mpfr_prec_t prec) {
+  const auto [k_min, k_max] = detail::KeptRange(law, step, tail);
   const std::size_t n = static_cast<std::size_t>(k_max - k_min + 1);
   const Enclosure F_first = law.Cdf(Rational(step * k_min), prec);
   const Enclosure F_last = law.Cdf(Rational(step * k_max), prec);
@@ -364,13 +372,7 @@ PldPair SelfCompose(const PldPair& a, std::uint64_t times, const ComposeOptions&
   // The two directions are independent: the backward one on a second thread.
   std::future<Pld> backward;
   if (a.backward)
-    backward = std::async(std::launch::async, [&]() {
-      // MPFR keeps per-thread caches (π, the twiddles' sin/cos): freed when this thread is done.
-      struct FreeMpfrCaches {
-        ~FreeMpfrCaches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
-      } free_caches;
-      return SelfCompose(*a.backward, times, options);
-    });
+    backward = detail::OnSecondThread([&]() { return SelfCompose(*a.backward, times, options); });
   out.forward = SelfCompose(a.forward, times, options);
   if (a.backward) out.backward = backward.get();
   return out;

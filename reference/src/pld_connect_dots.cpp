@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "dpfl/ref/pld.hpp"
 #include "dpfl/validate.hpp"
+#include "pld_internal.hpp"
 
 namespace dpfl::ref::pld {
 namespace {
@@ -82,43 +84,52 @@ GridMeasure SplitUpper(const PmfAtoms& atoms, const Rational& step) {
 // e^{−kh}, bounded from below.
 double ExpNegLo(std::int64_t k, const Rational& step) { return Exp(-Enclosure(kPrec, Rational(step * k))).LoDouble(); }
 
+// An atom as the lower merge sees it: P-content ≥ p_lo, Q-content ≤ q_hi, loss ≥ k·h.
+struct LowerAtom {
+  double p_lo, q_hi;
+  std::int64_t k;
+};
+
 // Lower: consecutive atoms (by loss, descending) merged into groups whose merged loss is a grid
 // point. A group at index k holds pieces of atoms with P-content ≥ W and Q-content ≤ S, S ≤ t·W,
 // t ≤ e^{−kh}: its true merged loss log(P/Q) is then ≥ kh, and placing W at kh is a merge, a move
 // down and a drop (pld.hpp). Atoms enter with P-content p_lo (a drop) and Q-content ≤ q_hi. A piece
 // of an atom whose own loss is below kh raises the group's Q/P ratio; the fraction f that fills the
 // group to exactly t is taken (shaved by 2^−30, and only if the check S ≤ t·W then holds), the
-// group is closed and the rest of the atom opens the next group at ⌊its loss/h⌋.
-GridMeasure MergeLower(const PmfAtoms& atoms, const Rational& step) {
-  Sparse lo;
+// group is closed and the rest of the atom opens the next group at the atom's own index.
+// `atom(i)` gives the i-th atom (descending loss), `neg_exp_lo(k)` a lower bound of e^{−kh};
+// `add(k, W)` receives each group. Returns the number of groups.
+template <class AtomAt, class NegExpLo, class Add>
+std::size_t MergeGroups(std::size_t count, const AtomAt& atom, const NegExpLo& neg_exp_lo, const Add& add) {
   std::size_t groups = 0;
   bool open = false;
   std::int64_t k = 0;
   double t = 0, W = 0, S = 0;
   auto close = [&]() {
     if (open && W > 0) {
-      lo[k] += W;
+      add(k, W);
       ++groups;
     }
     open = false;
   };
-  // Opens a group with the fraction `rem` of an atom; false if nothing of it survives rounding.
-  auto start = [&](const PmfAtoms::Atom& at, double rem) {
+  // Opens a group with the fraction `rem` of an atom; leaves it closed if nothing of it survives
+  // rounding (then the piece is dropped, which is valid).
+  auto start = [&](const LowerAtom& at, double rem) {
     W = Down(rem * at.p_lo);
     S = Up(rem * at.q_hi);
     if (W <= 0) return;
-    k = FloorIndex(at.loss_lo, step);
+    k = at.k;
     for (int tries = 0; tries < 64; ++tries, --k) {
-      t = ExpNegLo(k, step);
+      t = neg_exp_lo(k);
       if (S <= Down(t * W)) {
         open = true;
         return;
       }
     }
-    // Unreachable for finite doubles (each step down multiplies t by e^h); dropping is valid anyway.
   };
-  for (const PmfAtoms::Atom& at : atoms.finite) {
-    if (at.p_lo <= 0) continue;
+  for (std::size_t i = 0; i < count; ++i) {
+    const LowerAtom at = atom(i);
+    if (!(at.p_lo > 0)) continue;
     double rem = 1.0;  // ≤ the exact fraction of this atom not yet used
     while (rem > 0) {
       if (!open) {
@@ -148,8 +159,59 @@ GridMeasure MergeLower(const PmfAtoms& atoms, const Rational& step) {
     }
   }
   close();
+  return groups;
+}
+
+GridMeasure MergeLower(const PmfAtoms& atoms, const Rational& step) {
+  Sparse lo;
+  const std::size_t groups = MergeGroups(
+      atoms.finite.size(),
+      [&](std::size_t i) {
+        const PmfAtoms::Atom& a = atoms.finite[i];
+        return LowerAtom{a.p_lo, a.q_hi, a.p_lo > 0 ? FloorIndex(a.loss_lo, step) : 0};
+      },
+      [&](std::int64_t k) { return ExpNegLo(k, step); }, [&](std::int64_t k, double w) { lo[k] += w; });
   return Densify(lo, std::max<std::size_t>(groups, 1), false, atoms.infinity_lo);
 }
+
+// e^{±kh} for k_lo ≤ k ≤ k_hi, bounded: MPFI at every 32nd index, products with e^{±h} (enclosed)
+// between them, each rounded outward (Up/Down: a relative error ≤ 2^−50 per step, 31 steps at most).
+// Values beyond the double range are +∞ (upper ends) and 0 (lower ends).
+class ExpGrid {
+ public:
+  ExpGrid(const Rational& step, std::int64_t k_lo, std::int64_t k_hi) : k_lo_(k_lo) {
+    const std::size_t n = static_cast<std::size_t>(k_hi - k_lo + 1);
+    pos_lo_.resize(n);
+    pos_hi_.resize(n);
+    neg_lo_.resize(n);
+    neg_hi_.resize(n);
+    const Enclosure eh = Exp(Enclosure(kPrec, step)), emh = Exp(-Enclosure(kPrec, step));
+    const double eh_lo = eh.LoDouble(), eh_hi = eh.HiDouble(), emh_lo = emh.LoDouble(), emh_hi = emh.HiDouble();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i % 32 == 0) {
+        const Enclosure L(kPrec, Rational(step * (k_lo + static_cast<std::int64_t>(i))));
+        const Enclosure P = Exp(L), N = Exp(-L);
+        pos_lo_[i] = P.LoDouble();
+        pos_hi_[i] = P.HiDouble();
+        neg_lo_[i] = std::max(0.0, N.LoDouble());
+        neg_hi_[i] = N.HiDouble();
+      } else {
+        pos_lo_[i] = Down(pos_lo_[i - 1] * eh_lo);
+        pos_hi_[i] = Up(pos_hi_[i - 1] * eh_hi);
+        neg_lo_[i] = Down(neg_lo_[i - 1] * emh_lo);
+        neg_hi_[i] = Up(neg_hi_[i - 1] * emh_hi);
+      }
+    }
+  }
+  double PosLo(std::int64_t k) const { return pos_lo_[Index(k)]; }
+  double PosHi(std::int64_t k) const { return pos_hi_[Index(k)]; }
+  double NegLo(std::int64_t k) const { return neg_lo_[Index(k)]; }
+
+ private:
+  std::size_t Index(std::int64_t k) const { return static_cast<std::size_t>(k - k_lo_); }
+  std::int64_t k_lo_;
+  std::vector<double> pos_lo_, pos_hi_, neg_lo_, neg_hi_;
+};
 
 }  // namespace
 
@@ -198,6 +260,73 @@ Pld ConnectDots(const PmfAtoms& atoms, const Rational& step) {
   out.step = step;
   out.upper = SplitUpper(atoms, step);
   out.lower = MergeLower(atoms, step);
+  return out;
+}
+
+Pld FromLossLawConnectDots(const LossLaw& law, const Rational& step, double tail, mpfr_prec_t prec) {
+  const auto [k_min, k_max] = detail::KeptRange(law, step, tail);
+  const std::size_t n = static_cast<std::size_t>(k_max - k_min);  // bins (k_min + i, k_min + i + 1]
+  std::optional<LossLaw::PairBinBounds> bins = law.PairBinMasses(k_min, n, step, prec);
+  if (!bins) throw InvalidArgument("mechanism", "this loss law has no Q side: connect-the-dots does not apply");
+  const LossLaw::BinBounds& P = bins->p;
+  const LossLaw::BinBounds& Q = bins->q;
+  const Enclosure F_first = law.Cdf(Rational(step * k_min), prec);
+  const Enclosure F_last = law.Cdf(Rational(step * k_max), prec);
+  const Enclosure inf = law.InfiniteMass(prec);
+  const ExpGrid e(step, k_min - 64, k_max);
+  const Enclosure H(kPrec, step);
+  const double d1_lo = (-Expm1(-H)).LoDouble(), d2_lo = Expm1(H).LoDouble();  // 1 − e^{−h}, e^{h} − 1
+  Pld out;
+  out.step = step;
+  // Upper: index i ↔ k_min + i; each entry is a sum of at most three bounds (the bottom tail, and
+  // the two bins around it), each summand an upper bound: γ_3 undone at the end.
+  std::vector<double> up(n + 1, 0.0);
+  up[0] = std::max(0.0, F_first.HiDouble());
+  for (std::size_t i = 0; i < n; ++i) {
+    const double p_hi = P.hi[i], p_lo = P.lo[i], q_lo = Q.lo[i], q_hi = Q.hi[i];
+    if (!(p_hi > 0)) continue;
+    const std::int64_t a = k_min + static_cast<std::int64_t>(i), b = a + 1;
+    // m_b = (p − e^{ah}q)/(1 − e^{−h}) ≤ (p_hi − ⌊q_lo·e^{ah}⌋)/(1 − e^{−h}) (a difference that
+    // rounds to ≤ 0 is ≤ 0 exactly); m_a = (e^{bh}q − p)/(e^{h} − 1) likewise; both ≤ p.
+    double mb = p_hi, ma = p_hi;
+    const double qa = Down(q_lo * e.PosLo(a));
+    if (std::isfinite(qa)) {
+      const double num = p_hi - qa;
+      mb = num > 0 ? std::min(p_hi, Up(Up(num) / d1_lo)) : 0.0;
+    }
+    const double qb = Up(q_hi * e.PosHi(b));
+    if (std::isfinite(qb)) {
+      const double num = qb - p_lo;
+      ma = num > 0 ? std::min(p_hi, Up(Up(num) / d2_lo)) : 0.0;
+    }
+    up[i] += ma;
+    up[i + 1] += mb;
+  }
+  const double g3 = Gamma(5);
+  for (double& v : up) v = v > 0 ? Up(v * (1 + g3)) : 0.0;
+  out.upper.offset = k_min;
+  out.upper.mass = std::move(up);
+  out.upper.infinity = std::max(0.0, (Enclosure(prec, 1L) - F_last).HiDouble());
+  // Lower: bins from the top down (a bin's loss is > (k_min + i)h), merged into groups; the finite
+  // mass above k_max·h moved down to k_max·h, the mass at or below k_min·h dropped.
+  std::vector<double> lo(n + 1 + 64, 0.0);  // index k − (k_min − 64)
+  const std::size_t groups = MergeGroups(
+      n, [&](std::size_t j) {
+        const std::size_t i = n - 1 - j;
+        return LowerAtom{P.lo[i], Q.hi[i], k_min + static_cast<std::int64_t>(i)};
+      },
+      [&](std::int64_t k) { return k >= k_min - 64 ? e.NegLo(k) : 0.0; },
+      [&](std::int64_t k, double w) {
+        if (k >= k_min - 64) lo[static_cast<std::size_t>(k - (k_min - 64))] += w;  // else dropped (valid)
+      });
+  const double g = Gamma(static_cast<double>(std::max<std::size_t>(groups, 1) + 2));
+  for (double& v : lo) v = Down(v * (1 - g));
+  lo[n + 64] = Down(lo[n + 64] + std::max(0.0, (Enclosure(prec, 1L) - F_last - inf).LoDouble()));
+  std::size_t first = 0;
+  while (first + 1 < lo.size() && lo[first] == 0) ++first;
+  out.lower.offset = k_min - 64 + static_cast<std::int64_t>(first);
+  out.lower.mass.assign(lo.begin() + static_cast<std::ptrdiff_t>(first), lo.end());
+  out.lower.infinity = std::max(0.0, inf.LoDouble());
   return out;
 }
 

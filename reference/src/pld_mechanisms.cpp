@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "dpfl/validate.hpp"
+#include "pld_internal.hpp"
 #include "pld_normal.hpp"
 
 namespace dpfl::ref::pld {
@@ -57,18 +58,67 @@ class SubsampledGaussianLaw final : public LossLaw {
     return Either(CertainlyPositive(arg), CertainlyNonPositive(arg), inside, outside);
   }
 
+  // Q(L ≤ t), L = log dP/dQ under Q: plain Gaussian N(−μ²/2, μ²); remove (Q = N(0, σ²)): Φ(x(t)/σ)
+  // where e^t > 1 − q, else 0; add (Q the mixture, L = −L_remove(x)): L ≤ t ⟺ x ≥ x(−t), so
+  // (1 − q)Φ(−x(−t)/σ) + qΦ((Δ − x(−t))/σ) where e^{−t} > 1 − q, else 1.
+  Enclosure QCdf(const Rational& t, mpfr_prec_t prec) const {
+    if (q_ == 1) {
+      const Rational mu = sens_ / sigma_;
+      return NormalCdf(Enclosure(prec, Rational((t + mu * mu / 2) / mu)));
+    }
+    const Enclosure one_minus_q(prec, Rational(1 - q_));
+    const Rational s = remove_ ? t : Rational(-t);
+    const Enclosure arg = Exp(Enclosure(prec, s)) - one_minus_q;
+    auto outside = [&] { return Enclosure(prec, remove_ ? 0L : 1L); };
+    auto inside = [&] {
+      const Enclosure x = Rational(sigma_ * sigma_ / sens_) * Log(arg / Rational(q_)) + Rational(sens_ / 2);
+      if (remove_) return NormalCdf(x / sigma_);
+      return Rational(1 - q_) * NormalCdf(-x / sigma_) + q_ * NormalCdf((Rational(sens_) - x) / sigma_);
+    };
+    return Either(CertainlyPositive(arg), CertainlyNonPositive(arg), inside, outside);
+  }
+
+  std::optional<PairBinBounds> PairBinMasses(std::int64_t k0, std::size_t n, const Rational& step,
+                                             mpfr_prec_t prec) const override {
+    PairBinBounds out;
+    if (q_ != 1) {
+      out.p = MixtureBins(k0, n, step, prec, &out.q);
+      return out;
+    }
+    // Under Q the standardized bin ends are y + μ: (t + m)/μ = (t − m)/μ + μ.
+    const Rational mu = sens_ / sigma_;
+    const Rational y0 = (step * k0 - mu * mu / 2) / mu, d = step / mu;
+    out.p = StandardNormalBins(y0, d, n, prec);
+    out.q = StandardNormalBins(Rational(y0 + mu), d, n, prec);
+    return out;
+  }
+
   // Plain Gaussian: L ~ N(m, μ²), m = μ²/2. In y = (t − m)/μ the bins are [y_i, y_i + d], d = h/μ,
   // and mass_i = φ(y_i)·I(y_i) with I(y) = ∫_0^d e^{−ys − s²/2} ds. GaussianBins evaluates this in
   // double with explicit bounds (see there); NormalMassFrom (MPFI) covers coarse grids.
   BinBounds BinMasses(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec) const override {
-    if (q_ != 1) return MixtureBins(k0, n, step, prec);
+    if (q_ != 1) return MixtureBins(k0, n, step, prec, nullptr);
     const Rational mu = sens_ / sigma_;
-    const Rational y0 = (step * k0 - mu * mu / 2) / mu, d = step / mu;
+    return StandardNormalBins(Rational((step * k0 - mu * mu / 2) / mu), Rational(step / mu), n, prec);
+  }
+
+  // ∫_{y_i}^{y_i + d} φ, y_i = y0 + i·d, i < n, bounded.
+  static BinBounds StandardNormalBins(const Rational& y0, const Rational& d, std::size_t n, mpfr_prec_t prec) {
     const double reach = std::max(std::abs(y0.convert_to<double>()),
                                   std::abs((y0 + d * static_cast<long>(n)).convert_to<double>())) + 1;
     if (d <= Rational(1, 32) && reach * d.convert_to<double>() <= 0.5) return detail::GaussianBins(y0, d, n, prec);
-    if (d > 1) return LossLaw::BinMasses(k0, n, step, prec);  // few wide bins: Φ differences
     BinBounds out;
+    if (d > 1) {  // few wide bins: Φ differences
+      Enclosure prev = NormalCdf(Enclosure(prec, y0));
+      for (std::size_t i = 0; i < n; ++i) {
+        const Enclosure next = NormalCdf(Enclosure(prec, Rational(y0 + d * static_cast<long>(i + 1))));
+        const Enclosure m = next - prev;
+        out.lo.push_back(std::max(0.0, m.LoDouble()));
+        out.hi.push_back(std::max(0.0, m.HiDouble()));
+        prev = next;
+      }
+      return out;
+    }
     const Enclosure dE(prec, d);
     for (std::size_t i = 0; i < n; ++i) {
       const Enclosure yi(prec, Rational(y0 + d * static_cast<long>(i)));
@@ -83,7 +133,9 @@ class SubsampledGaussianLaw final : public LossLaw {
   // by MPFI (e^{±t_k} by the recurrence ×e^{±h}, one log per point); the masses by
   // detail::NormalIntegralBounds over the standardized ends. A bin whose end has e^{±t} − (1 − q)
   // not certainly > 0 (x = −∞ or undecided) falls back to the Cdf difference.
-  BinBounds MixtureBins(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec) const {
+  // With `qside`, also the bins' Q-masses: remove, Q = N(0, σ²) over the same x-interval; add, Q the
+  // mixture over it.
+  BinBounds MixtureBins(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec, BinBounds* qside) const {
     const Rational s = remove_ ? Rational(1) : Rational(-1);
     const Enclosure one_minus_q(prec, Rational(1 - q_)), eh = ExpQ(prec, Rational(s * step));
     Enclosure e = ExpQ(prec, Rational(s * step * k0));  // e^{±t_k}
@@ -103,24 +155,47 @@ class SubsampledGaussianLaw final : public LossLaw {
     BinBounds out;
     out.lo.resize(n);
     out.hi.resize(n);
+    if (qside) {
+      qside->lo.resize(n);
+      qside->hi.resize(n);
+    }
+    auto mix_hi = [&](double a, double b) { return std::nextafter((w_hi * a + q_hi * b) * (1 + 0x1p-50), HUGE_VAL); };
+    auto mix_lo = [&](double a, double b) {
+      return std::max(0.0, std::nextafter((w_lo * a + q_lo * b) * (1 - 0x1p-50), 0.0));
+    };
     End prev = end_at(e);
     for (std::size_t i = 0; i < n; ++i) {
       e = e * eh;
       const End cur = end_at(e);
       if (!prev.finite || !cur.finite) {
         const std::int64_t k = k0 + static_cast<std::int64_t>(i);
-        const Enclosure m = Cdf(Rational(step * (k + 1)), prec) - Cdf(Rational(step * k), prec);
+        const Rational t0 = step * k, t1 = step * (k + 1);
+        const Enclosure m = Cdf(t1, prec) - Cdf(t0, prec);
         out.lo[i] = std::max(0.0, m.LoDouble());
         out.hi[i] = std::max(0.0, m.HiDouble());
+        if (qside) {
+          const Enclosure mq = QCdf(t1, prec) - QCdf(t0, prec);
+          qside->lo[i] = std::max(0.0, mq.LoDouble());
+          qside->hi[i] = std::max(0.0, mq.HiDouble());
+        }
       } else if (remove_) {  // x increases with t: [prev, cur]; X ~ (1−q)N(0, σ²) + qN(Δ, σ²)
         const auto a = detail::NormalIntegralBounds(prev.z1_lo, prev.z1_hi, cur.z1_lo, cur.z1_hi);
         const auto b = detail::NormalIntegralBounds(prev.z2_lo, prev.z2_hi, cur.z2_lo, cur.z2_hi);
-        out.hi[i] = std::nextafter((w_hi * a.second + q_hi * b.second) * (1 + 0x1p-50), HUGE_VAL);
-        out.lo[i] = std::max(0.0, std::nextafter((w_lo * a.first + q_lo * b.first) * (1 - 0x1p-50), 0.0));
+        out.hi[i] = mix_hi(a.second, b.second);
+        out.lo[i] = mix_lo(a.first, b.first);
+        if (qside) {
+          qside->lo[i] = a.first;
+          qside->hi[i] = a.second;
+        }
       } else {  // x(−t) decreases with t: [cur, prev]; X ~ N(0, σ²)
         const auto a = detail::NormalIntegralBounds(cur.z1_lo, cur.z1_hi, prev.z1_lo, prev.z1_hi);
         out.hi[i] = a.second;
         out.lo[i] = a.first;
+        if (qside) {
+          const auto b = detail::NormalIntegralBounds(cur.z2_lo, cur.z2_hi, prev.z2_lo, prev.z2_hi);
+          qside->hi[i] = mix_hi(a.second, b.second);
+          qside->lo[i] = mix_lo(a.first, b.first);
+        }
       }
       prev = cur;
     }
@@ -229,10 +304,21 @@ class DiscreteLaplaceLaw final : public LossLaw {
   long shift_;
 };
 
+// One direction of a loss law, discretized as the grid options say (connect-the-dots where the law
+// has a Q side, rounding otherwise).
+Pld LawDirection(const LossLaw& law, const GridOptions& grid) {
+  if (grid.discretization == Discretization::kConnectDots && law.PairBinMasses(0, 0, grid.step, grid.prec))
+    return FromLossLawConnectDots(law, grid.step, grid.tail, grid.prec);
+  return FromLossLaw(law, grid.step, grid.tail, grid.prec);
+}
+
+// The two directions are discretized on two threads.
 PldPair FromLaws(const LossLaw& forward, const LossLaw* backward, const GridOptions& grid) {
   PldPair out;
-  out.forward = FromLossLaw(forward, grid.step, grid.tail, grid.prec);
-  if (backward) out.backward = FromLossLaw(*backward, grid.step, grid.tail, grid.prec);
+  std::future<Pld> back;
+  if (backward) back = detail::OnSecondThread([&]() { return LawDirection(*backward, grid); });
+  out.forward = LawDirection(forward, grid);
+  if (backward) out.backward = back.get();
   return out;
 }
 
@@ -441,7 +527,13 @@ AccountResult EpsilonOfComposition(const std::function<PldPair(const GridOptions
     const std::optional<Rational> before =
         r.passes > 1 && r.epsilon.hi && r.epsilon.lo ? std::optional<Rational>(*r.epsilon.hi - *r.epsilon.lo) : std::nullopt;
     r.epsilon = r.passes > 1 ? Intersect(r.epsilon, fresh) : fresh;
-    if (!r.epsilon.hi) return {};  // +∞ at every step: nothing to refine
+    if (!r.epsilon.hi) {
+      // +∞ above, +∞ below too: the pair's own atom at +∞ exceeds δ (nothing to refine). A finite
+      // lower end: the grid's error (mass pushed off the top) may be what made it +∞, so refine.
+      // At most two such refinements: a guarantee that stays +∞ is printed as +∞.
+      if (!r.epsilon.lo || r.passes >= 3) return {};
+      return {*r.epsilon.lo > 0 ? r.epsilon.lo->convert_to<double>() : 1.0, 1.0};
+    }
     const Rational hi = *r.epsilon.hi, lo = r.epsilon.lo ? *r.epsilon.lo : Rational(0);
     if (hi == 0 || hi - lo <= options.relative_width * hi) return {};
     if (before && hi - lo >= *before * Rational(9, 10)) return {};  // no longer narrowing

@@ -308,3 +308,142 @@ TEST(PldConnectDots, BadInputIsNamed) {
 }
 
 }  // namespace
+
+// ---- loss laws with a Q side (FromLossLawConnectDots) ---------------------------------------
+// The exact H_{e^ε} of the Gaussian pairs, in MPFI from the closed forms (pld_mechanisms.hpp):
+//  * plain, μ = Δ/σ: Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ);
+//  * subsampled remove (P = (1−q)N(0,σ²) + qN(Δ,σ²), Q = N(0,σ²)): with x* = (σ²/Δ)log((e^ε − 1 + q)/q)
+//    + Δ/2 (the x where L = ε), (1−q)Φ̄(x*/σ) + qΦ̄((x*−Δ)/σ) − e^ε Φ̄(x*/σ); 1 − e^ε if e^ε ≤ 1 − q;
+//  * subsampled add (the reverse pair), L = ε at x* for e^{−ε}: Φ(x*/σ) − e^ε((1−q)Φ(x*/σ) +
+//    qΦ((x*−Δ)/σ)); 0 if e^{−ε} ≤ 1 − q.
+Enclosure GaussianH(const Rational& sigma, const Rational& sens, const Rational& q, bool remove, const Rational& eps) {
+  const mpfr_prec_t prec = 128;
+  const Enclosure x = Exp(Enclosure(prec, eps));
+  using dpfl::ref::NormalCdf;
+  if (q == 1) {
+    const Rational mu = sens / sigma;
+    return NormalCdf(Enclosure(prec, Rational(mu / 2 - eps / mu))) - x * NormalCdf(Enclosure(prec, Rational(-mu / 2 - eps / mu)));
+  }
+  const Enclosure s = remove ? x : Exp(Enclosure(prec, Rational(-eps)));
+  const Enclosure arg = s - Rational(1 - q);
+  if (!dpfl::ref::CertainlyPositive(arg)) return remove ? Enclosure(prec, 1L) - x : Enclosure(prec, 0L);
+  const Enclosure xs = Rational(sigma * sigma / sens) * Log(arg / Rational(q)) + Rational(sens / 2);
+  const Enclosure z1 = xs / sigma, z2 = (xs - sens) / sigma;
+  if (remove)
+    return Rational(1 - q) * NormalCdf(-z1) + q * NormalCdf(-z2) - x * NormalCdf(-z1);
+  return NormalCdf(z1) - x * (Rational(1 - q) * NormalCdf(z1) + q * NormalCdf(z2));
+}
+
+// H_{e^ε} of a grid measure, enclosed: Σ_k m_k (1 − e^{ε − (offset+k)h})_+ + m_∞ (− deficit).
+Interval MeasureHAt(const pld::GridMeasure& m, const Rational& step, const Rational& eps) {
+  const mpfr_prec_t prec = 128;
+  Enclosure sum(prec, Rational(m.infinity) - Rational(m.deficit));
+  for (std::size_t k = 0; k < m.mass.size(); ++k) {
+    const Rational loss = step * (m.offset + static_cast<std::int64_t>(k));
+    if (m.mass[k] == 0 || loss <= eps) continue;
+    sum = sum + Rational(m.mass[k]) * -Expm1(Enclosure(prec, Rational(eps - loss)));
+  }
+  return dpfl::ref::ToInterval(sum);
+}
+
+struct GaussianCase {
+  const char *sigma, *sens, *q, *step;
+};
+
+// One step: the upper measure's curve lies above the exact one and the lower measure's below, at
+// grid points and between them, for both directions — the per-step property every composition
+// inherits (pld.hpp). Steps from coarse to fine; q = 1 is the plain Gaussian.
+TEST(PldConnectDotsLaws, EachStepBracketsTheExactGaussianCurve) {
+  const GaussianCase cases[] = {{"1", "1", "1", "1/64"},        {"3/10", "1", "1", "1/16"},
+                                {"1", "1", "1/100", "1/256"},   {"11/10", "1", "1/234", "1/1024"},
+                                {"7/10", "2", "1/10", "1/128"}, {"5", "1", "1/2", "1/512"}};
+  for (const GaussianCase& c : cases) {
+    const Rational sigma = R(c.sigma), sens = R(c.sens), q = R(c.q), step = R(c.step);
+    pld::GridOptions g{step, 1e-18, 64, pld::Discretization::kConnectDots};
+    const pld::PldPair pair = pld::SubsampledGaussianPld(sigma, sens, q, g);
+    for (int dir = 0; dir < (pair.backward ? 2 : 1); ++dir) {
+      const pld::Pld& d = dir == 0 ? pair.forward : *pair.backward;
+      const bool remove = dir == 0;
+      int checked = 0;
+      for (int j = -40; j <= 160; j += 7) {
+        // Grid points and points a third of a step past them.
+        for (const Rational& eps : {Rational(step * j), Rational(step * j + step / 3)}) {
+          const Rational e = eps * 8;  // spread over [−320h, 1280h]
+          const Interval exact = dpfl::ref::ToInterval(GaussianH(sigma, sens, q, remove, e));
+          const Interval up = MeasureHAt(d.upper, step, e), lo = MeasureHAt(d.lower, step, e);
+          EXPECT_GE(up.hi(), exact.lo()) << c.sigma << " " << c.q << " dir " << dir << " eps " << e;
+          EXPECT_LE(lo.lo(), exact.hi()) << c.sigma << " " << c.q << " dir " << dir << " eps " << e;
+          ++checked;
+        }
+      }
+      EXPECT_GT(checked, 50);
+    }
+  }
+}
+
+// K-fold Gaussian = Gaussian with μ√K (closed form): the composed enclosure contains the exact δ(ε),
+// and at the same step it is far narrower than rounding's (error ~K·h² against ~K·h).
+TEST(PldConnectDotsLaws, ComposedGaussianBracketsTheClosedFormAndNarrows) {
+  const Rational sigma = R("4"), sens = 1, step = R("1/256");
+  const std::uint64_t K = 64;  // μ√K = 2
+  const Rational eps = R("1");
+  const Interval exact = dpfl::ref::ToInterval(GaussianH(Rational(sigma / 8), sens, 1, true, eps));
+  pld::AccountOptions ctd, rnd;
+  ctd.step = rnd.step = step;
+  ctd.discretization = pld::Discretization::kConnectDots;
+  const auto build = [&](const pld::GridOptions& g) { return pld::GaussianPld(sigma, sens, g); };
+  const pld::AccountResult a = pld::DeltaOfComposition(build, K, eps, ctd);
+  const pld::AccountResult b = pld::DeltaOfComposition(build, K, eps, rnd);
+  EXPECT_LE(a.delta.lo, exact.lo());
+  EXPECT_GE(a.delta.hi, exact.hi());
+  EXPECT_LE(b.delta.lo, exact.lo());
+  EXPECT_GE(b.delta.hi, exact.hi());
+  EXPECT_LT((a.delta.hi - a.delta.lo) * 20, b.delta.hi - b.delta.lo)
+      << "connect-the-dots [" << a.delta.lo << ", " << a.delta.hi << "] vs rounding [" << b.delta.lo << ", "
+      << b.delta.hi << "]";
+}
+
+// The checker has teeth here too: the upper measure moved one step down, or the rounding lower
+// measure offered as an upper one, falls below the exact curve somewhere.
+TEST(PldConnectDotsLaws, TheGaussianCurveCheckCatchesAMeasureThatIsNotABound) {
+  const Rational sigma = 1, sens = 1, q = R("1/100"), step = R("1/256");
+  pld::GridOptions g{step, 1e-18, 64, pld::Discretization::kConnectDots};
+  const pld::PldPair pair = pld::SubsampledGaussianPld(sigma, sens, q, g);
+  pld::GridMeasure shifted = pair.forward.upper;
+  shifted.offset -= 1;
+  int caught = 0, caught_lower = 0;
+  for (int j = 0; j <= 200; j += 5) {
+    const Rational e = step * j;
+    const Interval exact = dpfl::ref::ToInterval(GaussianH(sigma, sens, q, true, e));
+    if (MeasureHAt(shifted, step, e).hi() < exact.lo()) ++caught;
+    // The upper measure offered as a lower one lies above the exact curve.
+    if (MeasureHAt(pair.forward.upper, step, e).lo() > exact.hi()) ++caught_lower;
+  }
+  EXPECT_GT(caught, 10);
+  EXPECT_GT(caught_lower, 10);
+}
+
+// A law with a distribution function only (uniform loss on [0, 1]).
+class CdfOnlyLaw final : public pld::LossLaw {
+ public:
+  Enclosure Cdf(const Rational& t, mpfr_prec_t prec) const override {
+    return Enclosure(prec, t < 0 ? Rational(0) : t > 1 ? Rational(1) : t);
+  }
+  std::pair<double, double> Range(double) const override { return {0.0, 1.0}; }
+};
+
+TEST(PldConnectDotsLaws, ALawWithoutAQSideIsNamedAndTheBuildersFallBackToRounding) {
+  try {
+    (void)pld::FromLossLawConnectDots(CdfOnlyLaw(), R("1/16"), 1e-18);
+    ADD_FAILURE() << "a law without a Q side was discretized";
+  } catch (const dpfl::InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), "mechanism");
+  }
+  // The Laplace law has no Q side: with connect-the-dots asked for, the builder rounds.
+  pld::GridOptions g{R("1/64"), 1e-18, 64, pld::Discretization::kConnectDots};
+  const pld::PldPair lap = pld::LaplacePld(1, 1, g);
+  pld::GridOptions r = g;
+  r.discretization = pld::Discretization::kRounding;
+  const pld::PldPair lap_r = pld::LaplacePld(1, 1, r);
+  EXPECT_EQ(lap.forward.upper.mass, lap_r.forward.upper.mass);
+}

@@ -105,6 +105,16 @@ class LossLaw {
     std::vector<double> lo, hi;
   };
   virtual BinBounds BinMasses(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec) const;
+  // Optional, for the connect-the-dots discretization (FromLossLawConnectDots): the P-masses of the
+  // same bins (as BinMasses) and their Q-masses Q(t_i < L ≤ t_{i+1}) (L = log dP/dQ distributed under
+  // Q), bounded from below and above. A law that cannot give the Q side returns nothing.
+  struct PairBinBounds {
+    BinBounds p, q;
+  };
+  virtual std::optional<PairBinBounds> PairBinMasses(std::int64_t /*k0*/, std::size_t /*n*/, const Rational& /*step*/,
+                                                     mpfr_prec_t /*prec*/) const {
+    return std::nullopt;
+  }
   // A range [lo, hi] outside which the finite loss has mass of order `tail` or less. Only a hint
   // for where to cut: the mass outside is computed from Cdf and accounted for either way.
   virtual std::pair<double, double> Range(double tail) const = 0;
@@ -114,6 +124,15 @@ class LossLaw {
 // (including +∞) → +∞. Lower: bin ((k−1)h, kh] → (k−1)h, finite mass above k_max·h → k_max·h,
 // mass ≤ k_min·h dropped, +∞ → +∞. k_min, k_max from law.Range(tail).
 Pld FromLossLaw(const LossLaw& law, const Rational& step, double tail, mpfr_prec_t prec = 128);
+// Connect-the-dots for a loss law with a Q side (pld_connect_dots.cpp; see "connect-the-dots" below
+// for why it is valid). Each bin (a, b] = ((k−1)h, kh] is a group of losses in [a, b] with P-mass p and
+// Q-mass q. Upper: split into a and b keeping both masses, m_b = (p − e^{a}q)/(1 − e^{−h}),
+// m_a = (e^{b}q − p)/(e^{h} − 1), each bounded from above (mass below k_min·h moved up to k_min·h,
+// above k_max·h to +∞, as FromLossLaw). Lower: the bins merged into groups whose merged loss is a grid
+// point (as for pmf atoms; the finite mass above k_max·h moved down to k_max·h, below k_min·h
+// dropped). Error ~h² per composition instead of h. Names "mechanism" (a law without a Q side, or an
+// infinite range) and "step".
+Pld FromLossLawConnectDots(const LossLaw& law, const Rational& step, double tail, mpfr_prec_t prec = 64);
 
 // ∫_a^{a+w} φ for the standard normal density φ, enclosed: a Taylor expansion of φ at a to order 6
 // with the Lagrange remainder bounded by interval evaluation of φ^{(6)} = He_6·φ over [a, a + w]
