@@ -162,16 +162,97 @@ std::size_t MergeGroups(std::size_t count, const AtomAt& atom, const NegExpLo& n
   return groups;
 }
 
+// The same merge run from the lowest loss up: a group opened by an atom of loss > a·h aims at the
+// grid point (a + 1)·h above it and takes atoms of higher loss (each lowers the group's Q/P ratio)
+// until S ≤ t·W, t ≤ e^{−(a+1)h}, holds — the last one in the fraction that balances it (raised by
+// 2^−30, and only if the check then holds) — then closes; the rest of that atom opens the next
+// group. The closed groups satisfy the same invariant as above, so the same argument applies. A
+// group the remaining atoms cannot balance (at the top) is placed at the highest grid point where
+// it balances, as `start` does above. Descending, the first-order loss sits at the bottom group;
+// ascending, at the top one: for a law whose mass piles up at its lowest loss (the remove
+// direction of Poisson subsampling, L ≥ log(1 − q)) ascending is the better of the two.
+template <class AtomAt, class NegExpLo, class Add>
+std::size_t MergeGroupsAscending(std::size_t count, const AtomAt& atom, const NegExpLo& neg_exp_lo, const Add& add) {
+  std::size_t groups = 0;
+  bool open = false;
+  std::int64_t k = 0;
+  double t = 0, W = 0, S = 0;
+  // An unbalanced group at the end: placed at the highest grid point ≤ its target where S ≤ t·W.
+  auto settle = [&]() {
+    if (!open || !(W > 0)) return;
+    for (int tries = 0; tries < 64; ++tries, --k) {
+      if (S <= Down(neg_exp_lo(k) * W)) {
+        add(k, W);
+        ++groups;
+        return;
+      }
+    }
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    const LowerAtom at = atom(i);
+    if (!(at.p_lo > 0)) continue;
+    double rem = 1.0;
+    while (rem > 0) {
+      if (!open) {
+        W = S = 0;
+        k = at.k + 1;
+        t = neg_exp_lo(k);
+        open = true;
+      }
+      const double w = at.p_lo, s = at.q_hi;
+      const double need = S - t * W;   // > 0: the group still lies below k·h
+      const double gain = t * w - s;   // > 0: this atom lies above k·h
+      double f = rem;
+      if (need > 0 && gain > 0) f = std::min(rem, need / gain * (1 + 0x1p-30));
+      const double W0 = W, S0 = S;
+      W = Down(W0 + Down(f * w));
+      S = Up(S0 + Up(f * s));
+      if (f < rem && !(S <= Down(t * W))) {  // the fraction did not balance after rounding: all of it
+        f = rem;
+        W = Down(W0 + Down(rem * w));
+        S = Up(S0 + Up(rem * s));
+      }
+      if (S <= Down(t * W)) {  // balanced: close at k
+        add(k, W);
+        ++groups;
+        open = false;
+        if (f >= rem) break;
+        rem = std::nextafter(rem - f, 0.0);  // ≤ the exact rest (a sliver is dropped: valid)
+        continue;
+      }
+      break;  // still unbalanced with all of this atom: the next atom continues the group
+    }
+  }
+  settle();
+  return groups;
+}
+
+// Both merge orders give valid lower measures; the one with the smaller Q-mass Σ m_k e^{−kh} (a
+// group's Q-content only grows when it is placed on the grid, so the smaller the closer to the
+// truth) is kept. The choice needs no rigour (either is valid): plain doubles.
+template <class Measure>
+bool AscendingIsBetter(const Measure& down, const Measure& up, double h) {
+  double q_down = 0, q_up = 0;
+  for (const auto& [k, w] : down) q_down += w * std::exp(-static_cast<double>(k) * h);
+  for (const auto& [k, w] : up) q_up += w * std::exp(-static_cast<double>(k) * h);
+  return q_up < q_down;
+}
+
 GridMeasure MergeLower(const PmfAtoms& atoms, const Rational& step) {
-  Sparse lo;
-  const std::size_t groups = MergeGroups(
-      atoms.finite.size(),
-      [&](std::size_t i) {
-        const PmfAtoms::Atom& a = atoms.finite[i];
-        return LowerAtom{a.p_lo, a.q_hi, a.p_lo > 0 ? FloorIndex(a.loss_lo, step) : 0};
-      },
-      [&](std::int64_t k) { return ExpNegLo(k, step); }, [&](std::int64_t k, double w) { lo[k] += w; });
-  return Densify(lo, std::max<std::size_t>(groups, 1), false, atoms.infinity_lo);
+  const std::size_t n = atoms.finite.size();
+  const auto atom = [&](std::size_t i) {
+    const PmfAtoms::Atom& a = atoms.finite[i];
+    return LowerAtom{a.p_lo, a.q_hi, a.p_lo > 0 ? FloorIndex(a.loss_lo, step) : 0};
+  };
+  const auto neg = [&](std::int64_t k) { return ExpNegLo(k, step); };
+  Sparse down, up;
+  const std::size_t groups_down =
+      MergeGroups(n, atom, neg, [&](std::int64_t k, double w) { down[k] += w; });
+  const std::size_t groups_up =
+      MergeGroupsAscending(n, [&](std::size_t j) { return atom(n - 1 - j); }, neg, [&](std::int64_t k, double w) { up[k] += w; });
+  if (AscendingIsBetter(down, up, step.convert_to<double>()))
+    return Densify(up, std::max<std::size_t>(groups_up, 1), false, atoms.infinity_lo);
+  return Densify(down, std::max<std::size_t>(groups_down, 1), false, atoms.infinity_lo);
 }
 
 // e^{±kh} for k_lo ≤ k ≤ k_hi, bounded: MPFI at every 32nd index, products with e^{±h} (enclosed)
@@ -309,16 +390,28 @@ Pld FromLossLawConnectDots(const LossLaw& law, const Rational& step, double tail
   out.upper.infinity = std::max(0.0, (Enclosure(prec, 1L) - F_last).HiDouble());
   // Lower: bins from the top down (a bin's loss is > (k_min + i)h), merged into groups; the finite
   // mass above k_max·h moved down to k_max·h, the mass at or below k_min·h dropped.
-  std::vector<double> lo(n + 1 + 64, 0.0);  // index k − (k_min − 64)
-  const std::size_t groups = MergeGroups(
-      n, [&](std::size_t j) {
-        const std::size_t i = n - 1 - j;
-        return LowerAtom{P.lo[i], Q.hi[i], k_min + static_cast<std::int64_t>(i)};
-      },
-      [&](std::int64_t k) { return k >= k_min - 64 ? e.NegLo(k) : 0.0; },
-      [&](std::int64_t k, double w) {
-        if (k >= k_min - 64) lo[static_cast<std::size_t>(k - (k_min - 64))] += w;  // else dropped (valid)
-      });
+  // Both merge orders; the better kept (AscendingIsBetter).
+  const auto neg = [&](std::int64_t k) { return k >= k_min - 64 && k <= k_max ? e.NegLo(k) : 0.0; };
+  const auto cell = [&](std::size_t i) { return LowerAtom{P.lo[i], Q.hi[i], k_min + static_cast<std::int64_t>(i)}; };
+  std::vector<double> lo(n + 1 + 64, 0.0), lo_up(n + 1 + 64, 0.0);  // index k − (k_min − 64)
+  auto into = [&](std::vector<double>& v) {
+    return [&v, k_min](std::int64_t k, double w) {
+      if (k >= k_min - 64 && k - (k_min - 64) < static_cast<std::int64_t>(v.size()))
+        v[static_cast<std::size_t>(k - (k_min - 64))] += w;  // else dropped (valid)
+    };
+  };
+  std::size_t groups = MergeGroups(n, [&](std::size_t j) { return cell(n - 1 - j); }, neg, into(lo));
+  const std::size_t groups_up = MergeGroupsAscending(n, cell, neg, into(lo_up));
+  std::vector<std::pair<std::int64_t, double>> down_list, up_list;
+  for (std::size_t j = 0; j < lo.size(); ++j) {
+    const std::int64_t k = k_min - 64 + static_cast<std::int64_t>(j);
+    if (lo[j] > 0) down_list.emplace_back(k, lo[j]);
+    if (lo_up[j] > 0) up_list.emplace_back(k, lo_up[j]);
+  }
+  if (AscendingIsBetter(down_list, up_list, step.convert_to<double>())) {
+    lo.swap(lo_up);
+    groups = groups_up;
+  }
   const double g = Gamma(static_cast<double>(std::max<std::size_t>(groups, 1) + 2));
   for (double& v : lo) v = Down(v * (1 - g));
   lo[n + 64] = Down(lo[n + 64] + std::max(0.0, (Enclosure(prec, 1L) - F_last - inf).LoDouble()));

@@ -143,11 +143,14 @@ class SubsampledGaussianLaw final : public LossLaw {
       bool finite;
       double z1_lo, z1_hi, z2_lo, z2_hi;  // x/σ and (x − Δ)/σ
     };
+    // The constants enclosed once (a Rational operand would be converted at every point).
+    const Enclosure c_scale(prec, Rational(sigma_ * sigma_ / sens_)), c_inv_q(prec, Rational(1 / q_)),
+        c_half(prec, Rational(sens_ / 2)), c_sigma(prec, sigma_), c_sens(prec, sens_);
     auto end_at = [&](const Enclosure& ek) {
       const Enclosure arg = ek - one_minus_q;
       if (!CertainlyPositive(arg)) return End{false, 0, 0, 0, 0};
-      const Enclosure x = Rational(sigma_ * sigma_ / sens_) * Log(arg / Rational(q_)) + Rational(sens_ / 2);
-      const Enclosure z1 = x / sigma_, z2 = (x - sens_) / sigma_;
+      const Enclosure x = c_scale * Log(arg * c_inv_q) + c_half;
+      const Enclosure z1 = x / c_sigma, z2 = (x - c_sens) / c_sigma;
       return End{true, z1.LoDouble(), z1.HiDouble(), z2.LoDouble(), z2.HiDouble()};
     };
     const double w_lo = Enclosure(prec, Rational(1 - q_)).LoDouble(), w_hi = Enclosure(prec, Rational(1 - q_)).HiDouble();
