@@ -1,4 +1,4 @@
-// dpfl-ref pld {gaussian, laplace, discrete-gaussian, discrete-laplace, randomized-response, binomial, pmf, quantized-gaussian, compose}: ε(δ) or δ(ε) of a
+// dpfl-ref pld {gaussian, laplace, discrete-gaussian, discrete-laplace, randomized-response, binomial, pmf, quantized-gaussian, compose, calibrate}: ε(δ) or δ(ε) of a
 // (possibly Poisson-subsampled) mechanism composed K times, from its privacy loss distribution,
 // printed as an outward-rounded enclosure (reference/include/dpfl/ref/pld*.hpp; docs/accounting.md).
 // pld central and pld bench are in pld_central_commands.cpp.
@@ -13,6 +13,7 @@
 #include "accounting_commands.hpp"
 #include "pld_commands.hpp"
 #include "pld_files.hpp"
+#include "dpfl/ref/pld_accountant.hpp"
 #include "dpfl/ref/pld_mechanisms.hpp"
 
 namespace dpfl::cli {
@@ -413,6 +414,46 @@ void RegisterQuantizedGaussian(CLI::App* group, std::vector<Command>& commands) 
   }});
 }
 
+// pld calibrate: the σ bracket of the (Poisson-sampled) Gaussian for a target (ε, δ) after K steps.
+void RegisterCalibrate(CLI::App* group, std::vector<Command>& commands) {
+  auto* app = group->add_subcommand(
+      "calibrate", "sigma for a target (eps, delta): Gaussian of sensitivity 1, optionally Poisson-sampled, K steps");
+  struct Args {
+    std::string epsilon, delta, compositions = "1", sampling_rate = "1", tolerance = "0.01", relative_width = "0.002";
+  };
+  auto a = std::make_shared<Args>();
+  app->add_option("--epsilon", a->epsilon, "target epsilon > 0")->required();
+  app->add_option("--delta", a->delta, "target delta in (0, 1)")->required();
+  app->add_option("--compositions", a->compositions, "number K >= 1 of steps (default 1)");
+  app->add_option("--sampling-rate", a->sampling_rate, "Poisson sampling rate q in (0, 1] (default 1: not sampled)");
+  app->add_option("--tolerance", a->tolerance, "stop when (sigma_hi - sigma_lo)/sigma_hi <= this (default 0.01)");
+  app->add_option("--relative-width", a->relative_width, "the accountant's width at each evaluation (default 0.002)");
+  commands.push_back({app, [a]() {
+    const std::clock_t start = std::clock();
+    pld::AccountantOptions o;
+    o.relative_width = ParseFlag(a->relative_width, "--relative-width");
+    if (!(o.relative_width > 0 && o.relative_width < 1))
+      throw InvalidArgument("--relative-width", "must be in (0, 1), got " + a->relative_width);
+    const pld::SigmaBracket b = pld::CalibrateGaussianSigma(
+        ParseFlag(a->epsilon, "--epsilon"), ParseFlag(a->delta, "--delta"), ParseCompositions(a->compositions),
+        ParseFlag(a->sampling_rate, "--sampling-rate"), ParseFlag(a->tolerance, "--tolerance"), o);
+    json out;
+    out["mechanism"] = "gaussian";
+    out["parameters"] = {{"sensitivity", "1"}, {"sampling_rate", a->sampling_rate}};
+    out["compositions"] = ParseCompositions(a->compositions);
+    out["epsilon"] = a->epsilon;
+    out["delta"] = a->delta;
+    out["quantity"] = "sigma bracket: at sigma_hi the composition is (epsilon, delta)-DP (PLD upper end), at sigma_lo "
+                      "it is not (PLD lower end); the least sigma lies in between";
+    out["sigma_lo"] = ref::ToDecimalStringDown(b.lo, kPldDigits);
+    out["sigma_hi"] = ref::ToDecimalStringUp(b.hi, kPldDigits);
+    out["evaluations"] = b.evaluations;
+    out["undecided"] = b.undecided;
+    out["cpu_seconds"] = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+    return out;
+  }});
+}
+
 }  // namespace
 
 void RegisterPldCommands(CLI::App& root, std::vector<Command>& commands) {
@@ -428,6 +469,7 @@ void RegisterPldCommands(CLI::App& root, std::vector<Command>& commands) {
   RegisterPmf(group, commands);
   RegisterQuantizedGaussian(group, commands);
   RegisterCompose(group, commands);
+  RegisterCalibrate(group, commands);
   RegisterPldCentral(group, commands);
   RegisterPldBench(group, commands);
 }

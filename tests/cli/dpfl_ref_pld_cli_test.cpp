@@ -299,3 +299,40 @@ INSTANTIATE_TEST_SUITE_P(AllPldCommands, PldBadInput, ::testing::ValuesIn(Cases(
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
+
+namespace {
+
+// pld calibrate: the bracket holds the analytic σ = 3.7306316… of (1, 1e-5) for one Gaussian, is at
+// most the tolerance wide, and bad flags exit 2 naming them. --discretization is checked too.
+TEST(PldCli, CalibrateBracketsTheAnalyticSigmaAndNamesBadFlags) {
+  const json j = Ok({"pld", "calibrate", "--epsilon", "1", "--delta", "1e-5", "--tolerance", "0.005"});
+  const Rational lo = R(j["sigma_lo"].get<std::string>()), hi = R(j["sigma_hi"].get<std::string>());
+  EXPECT_LE(lo, R("3.7306316348"));
+  EXPECT_GE(hi, R("3.7306316349"));
+  EXPECT_LE(hi - lo, hi * R("0.005"));
+  EXPECT_GT(j["evaluations"].get<int>(), 3);
+  BadInput(DPFL_REF_BINARY, {"pld", "calibrate", "--epsilon", "0", "--delta", "1e-5"}, "--epsilon");
+  BadInput(DPFL_REF_BINARY, {"pld", "calibrate", "--epsilon", "1", "--delta", "2"}, "--delta");
+  BadInput(DPFL_REF_BINARY, {"pld", "calibrate", "--epsilon", "1", "--delta", "1e-5", "--sampling-rate", "0"},
+           "--sampling-rate");
+  BadInput(DPFL_REF_BINARY, {"pld", "calibrate", "--epsilon", "1", "--delta", "1e-5", "--tolerance", "1"}, "--tolerance");
+  BadInput(DPFL_REF_BINARY, {"pld", "gaussian", "--sigma", "1", "--delta", "1e-5", "--discretization", "exact"},
+           "--discretization");
+}
+
+// Both discretizations through the CLI enclose the closed form of 64 Gaussian steps (μ = 2), and
+// connect-the-dots is the narrower at the same step.
+TEST(PldCli, BothDiscretizationsEncloseTheGaussianAndConnectDotsIsNarrower) {
+  const json c = Ok({"pld", "gaussian", "--sigma", "4", "--compositions", "64", "--delta", "1e-5", "--step", "1/256"});
+  const json r = Ok({"pld", "gaussian", "--sigma", "4", "--compositions", "64", "--delta", "1e-5", "--step", "1/256",
+                     "--discretization", "rounding"});
+  const double truth = GaussEps(1e-5, 2.0);
+  ExpectEncloses(c, "epsilon_lo", "epsilon_hi", truth, 1e-9);
+  ExpectEncloses(r, "epsilon_lo", "epsilon_hi", truth, 1e-9);
+  EXPECT_EQ(c["discretization"], "connect-dots");
+  EXPECT_EQ(r["discretization"], "rounding");
+  auto width = [](const json& j) { return R(j["epsilon_hi"].get<std::string>()) - R(j["epsilon_lo"].get<std::string>()); };
+  EXPECT_LT(width(c) * 10, width(r));
+}
+
+}  // namespace
