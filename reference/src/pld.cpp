@@ -165,9 +165,13 @@ double RationalUp(const Rational& x) { return UpD(Enclosure(64, x)); }
 double RationalDown(const Rational& x) { return DownD(Enclosure(64, x)); }
 }  // namespace
 
-Pld FromPmfEnclosures(const std::vector<Enclosure>& p, const std::vector<Enclosure>& q, const Rational& step,
-                      mpfr_prec_t prec) {
-  ValidatePmfShape(p.size(), q.size(), step);
+namespace detail {
+std::pair<std::vector<Interval>, std::vector<Interval>> ValidatePmfEnclosures(const std::vector<Enclosure>& p,
+                                                                              const std::vector<Enclosure>& q) {
+  if (p.empty()) throw InvalidArgument("p", "the pmf is empty");
+  if (p.size() != q.size())
+    throw InvalidArgument("q", "p and q must have the same length (" + std::to_string(p.size()) + " vs " +
+                                   std::to_string(q.size()) + ")");
   std::vector<Interval> P, Q;
   for (const auto* side : {&p, &q}) {
     Rational lo = 0, hi = 0;
@@ -183,6 +187,14 @@ Pld FromPmfEnclosures(const std::vector<Enclosure>& p, const std::vector<Enclosu
       throw InvalidArgument(side == &p ? "p" : "q", "the enclosures cannot sum to 1 (sum in [" + EchoValue(lo) + ", " +
                                                         EchoValue(hi) + "])");
   }
+  return {std::move(P), std::move(Q)};
+}
+}  // namespace detail
+
+Pld FromPmfEnclosures(const std::vector<Enclosure>& p, const std::vector<Enclosure>& q, const Rational& step,
+                      mpfr_prec_t prec) {
+  ValidatePmfShape(p.size(), q.size(), step);
+  const auto [P, Q] = detail::ValidatePmfEnclosures(p, q);
   Sparse up, lo;
   Rational inf_up = 0, inf_lo = 0;
   for (std::size_t i = 0; i < P.size(); ++i) {

@@ -319,6 +319,34 @@ PmfAtoms PrepareAtoms(const std::vector<Rational>& p, const std::vector<Rational
   return out;
 }
 
+PmfAtoms PrepareAtoms(const std::vector<Enclosure>& p, const std::vector<Enclosure>& q, mpfr_prec_t prec) {
+  const auto [P, Q] = detail::ValidatePmfEnclosures(p, q);
+  PmfAtoms out;
+  Rational inf_hi = 0, inf_lo = 0;
+  for (std::size_t i = 0; i < P.size(); ++i) {
+    const Rational p_lo = Max(P[i].lo(), Rational(0)), p_hi = P[i].hi();
+    if (p_hi <= 0) continue;
+    if (Q[i].lo() <= 0) {  // Q may be 0 here
+      inf_hi += p_hi;
+      if (Q[i].hi() <= 0) inf_lo += p_lo;
+      continue;
+    }
+    const Enclosure Lhi = Log(Enclosure(prec, Rational(p_hi / Q[i].lo())));
+    const double loss_hi = Lhi.HiDouble();
+    // P may be 0 (p_lo = 0): the loss is only bounded above; the upper side then treats the atom as
+    // sitting at that bound (a move up, valid) and the lower side skips it (p_lo = 0).
+    const double loss_lo = p_lo > 0 ? Log(Enclosure(prec, Rational(p_lo / Q[i].hi()))).LoDouble() : Lhi.HiDouble();
+    out.finite.push_back({std::max(0.0, Enclosure(prec, p_lo).LoDouble()), Enclosure(prec, p_hi).HiDouble(),
+                          std::max(0.0, Enclosure(prec, Q[i].lo()).LoDouble()), Enclosure(prec, Q[i].hi()).HiDouble(),
+                          loss_lo, loss_hi});
+  }
+  std::sort(out.finite.begin(), out.finite.end(),
+            [](const PmfAtoms::Atom& a, const PmfAtoms::Atom& b) { return a.loss_lo > b.loss_lo; });
+  out.infinity_lo = std::max(0.0, Enclosure(prec, inf_lo).LoDouble());
+  out.infinity_hi = Enclosure(prec, inf_hi).HiDouble();
+  return out;
+}
+
 PmfAtoms ProductAtoms(const PmfAtoms& a, const PmfAtoms& b) {
   PmfAtoms out;
   out.finite.reserve(a.finite.size() * b.finite.size());

@@ -33,6 +33,7 @@
 #include "dpfl/ref/discrete_noise.hpp"
 #include "dpfl/ref/pld_mechanisms.hpp"
 #include "dpfl/validate.hpp"
+#include "pld_internal.hpp"
 #include "pld_normal.hpp"
 
 namespace dpfl::ref::pld {
@@ -61,6 +62,22 @@ class DiscreteGaussianShiftLaw final : public LossLaw {
   }
 
   BinBounds BinMasses(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec) const override {
+    return Bins(k0, n, step, prec, shift_);
+  }
+
+  // The Q side: Q = Z, so the bin's y ∈ [Y(s_i) + 1, Y(s_{i+1})] has Q-mass Σ P_Z(y) — the same sums
+  // with z = y instead of y − N.
+  std::optional<PairBinBounds> PairBinMasses(std::int64_t k0, std::size_t n, const Rational& step,
+                                             mpfr_prec_t prec) const override {
+    PairBinBounds out;
+    out.p = Bins(k0, n, step, prec, shift_);
+    out.q = Bins(k0, n, step, prec, 0);
+    return out;
+  }
+
+ private:
+  // Σ P_Z(y − z_shift) over each bin's y-range.
+  BinBounds Bins(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec, long z_shift) const {
     // Y(s_i) = ⌊(A + i·B)/D⌋ with s_i = (k0 + i)·h: (2σ²s + N²)/(2N) = (2σ²h k0 + N²)/(2N) + i·σ²h/N.
     const Rational a_r = (2 * sigma2_ * step * k0 + Rational(shift_) * shift_) / (2 * shift_);
     const Rational b_r = sigma2_ * step / shift_;
@@ -78,7 +95,7 @@ class DiscreteGaussianShiftLaw final : public LossLaw {
     for (std::size_t i = 0; i < n; ++i) {
       num += b_num;
       const Int y_next = FloorDiv(num, den);
-      const Int first = y_prev + 1 - shift_, last = y_next - shift_;  // z ∈ [first, last]
+      const Int first = y_prev + 1 - z_shift, last = y_next - z_shift;  // z ∈ [first, last]
       y_prev = y_next;
       if (last < first) {
         out.lo[i] = out.hi[i] = 0.0;
@@ -97,6 +114,8 @@ class DiscreteGaussianShiftLaw final : public LossLaw {
     return out;
   }
 
+
+ public:
   // L = N²/(2σ²) + N(y − N)/σ², y − N ~ N_Z(0, σ²): about μ ± z·N/σ.
   std::pair<double, double> Range(double tail) const override {
     const double sigma = std::sqrt(sigma2_.convert_to<double>()), n = static_cast<double>(shift_);
@@ -160,7 +179,7 @@ PldPair DiscreteGaussianPld(const Rational& sigma2, long shift, const GridOption
   if (shift < 1) throw InvalidArgument("sensitivity", "must be an integer >= 1, got " + std::to_string(shift));
   const DiscreteGaussianShiftLaw law(sigma2, shift, grid.prec);  // symmetric: one direction serves both
   PldPair out;
-  out.forward = FromLossLaw(law, grid.step, grid.tail, grid.prec);
+  out.forward = detail::LawDirection(law, grid);
   return out;
 }
 

@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <future>
 #include <utility>
+#include <vector>
 
 #include "dpfl/ref/pld.hpp"
+#include "dpfl/ref/pld_mechanisms.hpp"
 
 namespace dpfl::ref::pld::detail {
 
@@ -19,6 +21,15 @@ struct LossIndexRange {
   std::int64_t k_min, k_max;
 };
 LossIndexRange KeptRange(const LossLaw& law, const Rational& step, double tail);
+
+// One direction of a loss law, discretized as the grid options say: connect-the-dots where asked
+// for and the law has a Q side (LossLaw::PairBinMasses), rounding (FromLossLaw) otherwise.
+Pld LawDirection(const LossLaw& law, const GridOptions& grid);
+
+// The checks of FromPmfEnclosures (names "p", "q": empty, lengths, a negative upper end, a sum
+// that cannot be 1), returning the enclosures as exact intervals.
+std::pair<std::vector<Interval>, std::vector<Interval>> ValidatePmfEnclosures(const std::vector<Enclosure>& p,
+                                                                              const std::vector<Enclosure>& q);
 
 // f() on a second thread (std::async), which frees its MPFR caches (π, sin/cos, ...) when done:
 // MPFR keeps them per thread, and LeakSanitizer reports them otherwise.

@@ -13,6 +13,13 @@
 #include "pld_normal.hpp"
 
 namespace dpfl::ref::pld {
+
+Pld detail::LawDirection(const LossLaw& law, const GridOptions& grid) {
+  if (grid.discretization == Discretization::kConnectDots && law.PairBinMasses(0, 0, grid.step, grid.prec))
+    return FromLossLawConnectDots(law, grid.step, grid.tail, grid.prec);
+  return FromLossLaw(law, grid.step, grid.tail, grid.prec);
+}
+
 namespace {
 
 double TailZ(double tail) { return std::sqrt(2.0 * std::log(1.0 / std::max(tail, 1e-300))) + 1.0; }
@@ -302,25 +309,52 @@ class DiscreteLaplaceLaw final : public LossLaw {
     return {-e0 - 1e-9, e0 + 1e-9};
   }
 
+  // Bin (s, s + h] holds y ∈ [⌊(st + N)/2⌋ + 1, ⌊((s + h)t + N)/2⌋] (every y ≤ 0 has the loss of y = 0,
+  // every y ≥ N that of y = N): P-mass P(Z ∈ [a − N, b − N]) (P = N + Z), Q-mass P(Z ∈ [a, b]) (Q = Z),
+  // each a difference of two upper tails at 128 bits.
+  std::optional<PairBinBounds> PairBinMasses(std::int64_t k0, std::size_t n, const Rational& step,
+                                             mpfr_prec_t prec) const override {
+    const mpfr_prec_t p = std::max<mpfr_prec_t>(prec, 128);
+    PairBinBounds out;
+    for (auto* b : {&out.p.lo, &out.p.hi, &out.q.lo, &out.q.hi}) b->resize(n);
+    auto y_at = [&](const Rational& s) { return FloorInt(Rational((s * t_ + shift_) / 2)); };
+    // P(Z ≥ a), with a = −∞ (1) and a = +∞ (0) at the blocks' ends.
+    auto tail = [&](const std::optional<Int>& a) {
+      return a ? DiscreteLaplaceUpperTail(t_, *a, p) : Enclosure(p, 1L);
+    };
+    Int y_prev = y_at(Rational(step * k0));
+    for (std::size_t i = 0; i < n; ++i) {
+      const Int y_next = y_at(Rational(step * (k0 + static_cast<std::int64_t>(i) + 1)));
+      const Int first = y_prev + 1, last = y_next;
+      y_prev = y_next;
+      if (last < first || last < 0 || first > shift_) continue;  // no atom here (masses 0)
+      const bool low_block = first <= 0, high_block = last >= shift_;
+      auto mass = [&](long z_shift) {
+        const Enclosure upper = low_block ? Enclosure(p, 1L) : tail(Int(first - z_shift));
+        const Enclosure beyond = high_block ? Enclosure(p, 0L) : tail(Int(last + 1 - z_shift));
+        return upper - beyond;
+      };
+      const Enclosure mp = mass(shift_), mq = mass(0);
+      out.p.lo[i] = std::max(0.0, mp.LoDouble());
+      out.p.hi[i] = std::max(0.0, mp.HiDouble());
+      out.q.lo[i] = std::max(0.0, mq.LoDouble());
+      out.q.hi[i] = std::max(0.0, mq.HiDouble());
+    }
+    return out;
+  }
+
  private:
   Rational t_;
   long shift_;
 };
 
-// One direction of a loss law, discretized as the grid options say (connect-the-dots where the law
-// has a Q side, rounding otherwise).
-Pld LawDirection(const LossLaw& law, const GridOptions& grid) {
-  if (grid.discretization == Discretization::kConnectDots && law.PairBinMasses(0, 0, grid.step, grid.prec))
-    return FromLossLawConnectDots(law, grid.step, grid.tail, grid.prec);
-  return FromLossLaw(law, grid.step, grid.tail, grid.prec);
-}
 
 // The two directions are discretized on two threads.
 PldPair FromLaws(const LossLaw& forward, const LossLaw* backward, const GridOptions& grid) {
   PldPair out;
   std::future<Pld> back;
-  if (backward) back = detail::OnSecondThread([&]() { return LawDirection(*backward, grid); });
-  out.forward = LawDirection(forward, grid);
+  if (backward) back = detail::OnSecondThread([&]() { return detail::LawDirection(*backward, grid); });
+  out.forward = detail::LawDirection(forward, grid);
   if (backward) out.backward = back.get();
   return out;
 }
@@ -519,7 +553,8 @@ PldPair QuantizedGaussianPld(const QuantizedGaussianParams& params, const GridOp
   const std::vector<Enclosure> P = QuantizedGaussianPmf(params, half, 80);
   const std::vector<Enclosure> Q = QuantizedGaussianPmf(params, Rational(-half), 80);
   PldPair out;
-  out.forward = FromPmfEnclosures(P, Q, grid.step, grid.prec);
+  out.forward = grid.discretization == Discretization::kConnectDots ? ConnectDots(PrepareAtoms(P, Q, grid.prec), grid.step)
+                                                                    : FromPmfEnclosures(P, Q, grid.step, grid.prec);
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include <random>
 
+#include "dpfl/ref/discrete_noise.hpp"
 #include "dpfl/ref/pld_central.hpp"
 #include "dpfl/ref/pld_mechanisms.hpp"
 
@@ -304,7 +305,7 @@ TEST(PldConnectDots, BadInputIsNamed) {
   names([&] { pld::ConnectDotsEnvelope({ok}, R("1/8"), 1); }, "candidates");
   names([&] { pld::PrepareAtoms({R("1/2"), R("1/3")}, {R("1/2"), R("1/2")}); }, "p");
   names([&] { pld::PrepareAtoms({R("1/2"), R("1/2")}, {R("1/2")}); }, "q");
-  names([&] { pld::PrepareAtoms({}, {}); }, "p");
+  names([&] { pld::PrepareAtoms(std::vector<Rational>{}, std::vector<Rational>{}); }, "p");
 }
 
 }  // namespace
@@ -466,4 +467,59 @@ TEST(PldConnectDotsLaws, SubsampledLowerSideIsNotPushedDownAtThePile) {
   EXPECT_GT(b.delta.lo, b.delta.hi * Rational(97, 100)) << b.delta.lo << " " << b.delta.hi;
   EXPECT_LE(a.delta.lo, b.delta.hi);
   EXPECT_LE(b.delta.lo, a.delta.hi);
+}
+
+// The discrete noises' Q sides (dpfl's integer baselines): P = N + Z, Q = Z. Exact curve
+// H_{e^ε} = Σ_y (P(y) − e^ε Q(y))_+ over atoms, from the laws in discrete_noise.hpp (MPFI, 128 bits):
+//  * discrete Laplace: y ≤ 0 one atom (loss −N/t), 1 ≤ y ≤ N − 1, y ≥ N one atom (loss N/t);
+//  * discrete Gaussian (σ² = 4): y ∈ [−60, 60 + N] term by term, the rest (mass < e^{−400}) added to
+//    the upper end of the enclosure.
+Interval DiscreteH(bool gaussian, const Rational& param, long N, const Rational& eps) {
+  const mpfr_prec_t p = 128;
+  const Enclosure x = Exp(Enclosure(p, eps));
+  Enclosure sum(p, 0L);
+  auto add = [&](const Enclosure& pm, const Enclosure& qm) {
+    const Enclosure d = pm - x * qm;
+    if (dpfl::ref::CertainlyNonPositive(d)) return;
+    sum = sum + (dpfl::ref::CertainlyNonNegative(d) ? d : dpfl::ref::Hull(Enclosure(p, 0L), d));
+  };
+  using dpfl::ref::Int;
+  if (!gaussian) {
+    auto tail = [&](long a) { return dpfl::ref::DiscreteLaplaceUpperTail(param, Int(a), p); };
+    add(Enclosure(p, 1L) - tail(1 - N), Enclosure(p, 1L) - tail(1));  // y ≤ 0: Z ≤ −N vs Z ≤ 0
+    for (long y = 1; y < N; ++y)
+      add(dpfl::ref::DiscreteLaplacePmf(param, Int(y - N), p), dpfl::ref::DiscreteLaplacePmf(param, Int(y), p));
+    add(tail(0), tail(N));  // y ≥ N
+    return dpfl::ref::ToInterval(sum);
+  }
+  const dpfl::ref::DiscreteGaussianLaw law(param, p);
+  for (long y = -60; y <= 60 + N; ++y) add(law.Pmf(Int(y - N)), law.Pmf(Int(y)));
+  const Interval s = dpfl::ref::ToInterval(sum);
+  return Interval(s.lo(), Rational(s.hi() + R("1e-150")));
+}
+
+TEST(PldConnectDotsLaws, EachStepBracketsTheExactDiscreteNoiseCurves) {
+  struct Case {
+    bool gaussian;
+    const char* param;
+    long N;
+    const char* step;
+  };
+  for (const Case& c : {Case{false, "8", 4, "1/64"}, Case{false, "3", 5, "1/100"}, Case{true, "4", 2, "1/64"},
+                        Case{true, "4", 3, "1/512"}}) {
+    const Rational param = R(c.param), step = R(c.step);
+    pld::GridOptions g{step, 1e-18, 64, pld::Discretization::kConnectDots};
+    const pld::PldPair pair =
+        c.gaussian ? pld::DiscreteGaussianPld(param, c.N, g) : pld::DiscreteLaplacePld(param, c.N, g);
+    int checked = 0;
+    for (int j = -30; j <= 200; j += 7) {
+      for (const Rational& eps : {Rational(step * j), Rational(step * j + step / 3)}) {
+        const Interval exact = DiscreteH(c.gaussian, param, c.N, eps);
+        EXPECT_GE(MeasureHAt(pair.forward.upper, step, eps).hi(), exact.lo()) << c.param << " eps " << eps;
+        EXPECT_LE(MeasureHAt(pair.forward.lower, step, eps).lo(), exact.hi()) << c.param << " eps " << eps;
+        ++checked;
+      }
+    }
+    EXPECT_GT(checked, 60);
+  }
 }

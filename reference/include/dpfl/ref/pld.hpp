@@ -179,6 +179,10 @@ struct PmfAtoms {
 };
 // Names "p", "q" (lengths, negatives, sums ≠ 1), as FromPmfs.
 PmfAtoms PrepareAtoms(const std::vector<Rational>& p, const std::vector<Rational>& q, mpfr_prec_t prec = 64);
+// The same from enclosures of irrational pmfs (as FromPmfEnclosures): an atom's masses are its
+// enclosures' ends, its loss log(p/q) enclosed from them; an atom whose Q-mass may be 0 goes to +∞
+// on the upper side (P's upper end) and, unless Q is certainly 0, is dropped from the lower side.
+PmfAtoms PrepareAtoms(const std::vector<Enclosure>& p, const std::vector<Enclosure>& q, mpfr_prec_t prec = 64);
 // Upper: every atom split between the grid points around its loss enclosure; lower: the merge
 // above. Names "step" (≤ 0, or a loss range of more than 2^60 grid points).
 Pld ConnectDots(const PmfAtoms& atoms, const Rational& step);
