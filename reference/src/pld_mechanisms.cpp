@@ -241,12 +241,40 @@ class SubsampledLaplaceLaw final : public LossLaw {
   SubsampledLaplaceLaw(Rational b, Rational sens, Rational q, bool remove)
       : b_(std::move(b)), sens_(std::move(sens)), q_(std::move(q)), remove_(remove) {}
 
-  Enclosure Cdf(const Rational& t, mpfr_prec_t prec) const override {
+  Enclosure Cdf(const Rational& t, mpfr_prec_t prec) const override { return CdfOf(t, prec, false); }
+
+  // The Q side from differences of Q(L ≤ t) at 128 bits or more (masses of 1e-30 keep ~8 digits).
+  std::optional<PairBinBounds> PairBinMasses(std::int64_t k0, std::size_t n, const Rational& step,
+                                             mpfr_prec_t prec) const override {
+    const mpfr_prec_t p = std::max<mpfr_prec_t>(prec, 128);
+    PairBinBounds out;
+    for (auto* v : {&out.p.lo, &out.p.hi, &out.q.lo, &out.q.hi}) v->resize(n);
+    Enclosure fp = CdfOf(Rational(step * k0), p, false), fq = CdfOf(Rational(step * k0), p, true);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Rational t = step * (k0 + static_cast<std::int64_t>(i) + 1);
+      const Enclosure gp = CdfOf(t, p, false), gq = CdfOf(t, p, true);
+      const Enclosure mp = gp - fp, mq = gq - fq;
+      out.p.lo[i] = std::max(0.0, mp.LoDouble());
+      out.p.hi[i] = std::max(0.0, mp.HiDouble());
+      out.q.lo[i] = std::max(0.0, mq.LoDouble());
+      out.q.hi[i] = std::max(0.0, mq.HiDouble());
+      fp = gp;
+      fq = gq;
+    }
+    return out;
+  }
+
+ private:
+  // P(L ≤ t) (q_side false) or Q(L ≤ t) (true), L = log dP/dQ. The event {L ≤ t} is an x-interval
+  // (x ≥ c, x ≤ cut, …) whatever the side; only the law of X changes: plain, P = Lap(0, b), Q = Lap(Δ, b);
+  // remove, P the mixture (1−q)Lap(0) + qLap(Δ), Q = Lap(0); add, the reverse.
+  Enclosure CdfOf(const Rational& t, mpfr_prec_t prec, bool q_side) const {
     const Rational eps0 = sens_ / b_;
-    if (q_ == 1) {  // plain Laplace (symmetric): closed form
+    if (q_ == 1) {  // plain Laplace: L ≤ t ⟺ x ≥ c = (Δ − tb)/2 for t ∈ [−Δ/b, Δ/b)
       if (t < -eps0) return Enclosure(prec, 0L);
       if (t >= eps0) return Enclosure(prec, 1L);
-      return ExpQ(prec, Rational(t / 2 - eps0 / 2)) / Rational(2);
+      if (!q_side) return ExpQ(prec, Rational(t / 2 - eps0 / 2)) / Rational(2);
+      return Rational(1) - LaplaceCdf(Enclosure(prec, Rational((sens_ - t * b_) / 2)), sens_, b_);
     }
     const Rational s = remove_ ? t : Rational(-t);
     const Enclosure arg = Exp(Enclosure(prec, s)) - Enclosure(prec, Rational(1 - q_));
@@ -259,16 +287,17 @@ class SubsampledLaplaceLaw final : public LossLaw {
         return Rational(1 - q_) * LaplaceCdf(cut, 0, b_) + q_ * LaplaceCdf(cut, sens_, b_);
       };
       if (remove_) {
-        // g ≤ G: none if G < −Δ/b, all if G ≥ Δ/b, else x ≤ cut.
+        // g ≤ G: none if G < −Δ/b, all if G ≥ Δ/b, else x ≤ cut (X ~ the mixture; under Q, Lap(0)).
+        auto below_cut = [&] { return q_side ? LaplaceCdf(cut, 0, b_) : mix_cdf(); };
         auto mid_or_all = [&] {
-          return Either(CertainlyLess(G, Enclosure(prec, eps0)), CertainlyNonNegative(G - eps0), mix_cdf,
+          return Either(CertainlyLess(G, Enclosure(prec, eps0)), CertainlyNonNegative(G - eps0), below_cut,
                         [&] { return Enclosure(prec, 1L); });
         };
         return Either(CertainlyNegative(G + eps0), CertainlyNonNegative(G + eps0), [&] { return Enclosure(prec, 0L); },
                       mid_or_all);
       }
-      // add, X ~ Lap(0): g ≥ G: all if G ≤ −Δ/b, none if G > Δ/b, else x ≥ cut.
-      auto tail_cdf = [&] { return Rational(1) - LaplaceCdf(cut, 0, b_); };
+      // add, X ~ Lap(0) (under Q, the mixture): g ≥ G: all if G ≤ −Δ/b, none if G > Δ/b, else x ≥ cut.
+      auto tail_cdf = [&] { return Rational(1) - (q_side ? mix_cdf() : LaplaceCdf(cut, 0, b_)); };
       auto mid_or_none = [&] {
         return Either(CertainlyNonPositive(G - eps0), CertainlyPositive(G - eps0), tail_cdf,
                       [&] { return Enclosure(prec, 0L); });
@@ -279,6 +308,7 @@ class SubsampledLaplaceLaw final : public LossLaw {
     return Either(CertainlyPositive(arg), CertainlyNonPositive(arg), inside, outside);
   }
 
+ public:
   std::pair<double, double> Range(double) const override {
     const double e0 = (sens_ / b_).convert_to<double>(), q = q_.convert_to<double>();
     const double hi = MixLog(q, e0) + 1e-9, lo = MixLog(q, -e0) - 1e-9;

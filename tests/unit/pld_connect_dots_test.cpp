@@ -433,20 +433,13 @@ class CdfOnlyLaw final : public pld::LossLaw {
   std::pair<double, double> Range(double) const override { return {0.0, 1.0}; }
 };
 
-TEST(PldConnectDotsLaws, ALawWithoutAQSideIsNamedAndTheBuildersFallBackToRounding) {
+TEST(PldConnectDotsLaws, ALawWithoutAQSideIsNamed) {
   try {
     (void)pld::FromLossLawConnectDots(CdfOnlyLaw(), R("1/16"), 1e-18);
     ADD_FAILURE() << "a law without a Q side was discretized";
   } catch (const dpfl::InvalidArgument& e) {
     EXPECT_EQ(e.argument(), "mechanism");
   }
-  // The Laplace law has no Q side: with connect-the-dots asked for, the builder rounds.
-  pld::GridOptions g{R("1/64"), 1e-18, 64, pld::Discretization::kConnectDots};
-  const pld::PldPair lap = pld::LaplacePld(1, 1, g);
-  pld::GridOptions r = g;
-  r.discretization = pld::Discretization::kRounding;
-  const pld::PldPair lap_r = pld::LaplacePld(1, 1, r);
-  EXPECT_EQ(lap.forward.upper.mass, lap_r.forward.upper.mass);
 }
 
 // Poisson subsampling piles the remove direction's mass up at its lowest loss log(1 − q); merged
@@ -522,4 +515,33 @@ TEST(PldConnectDotsLaws, EachStepBracketsTheExactDiscreteNoiseCurves) {
     }
     EXPECT_GT(checked, 60);
   }
+}
+
+// Laplace (b, Δ): δ(ε) = 1 − e^{(ε − Δ/b)/2} on [0, Δ/b], 0 above (the pair's closed form). The
+// subsampled Laplace has no closed form here: its connect-the-dots enclosure must overlap the
+// rounding one at a fine step (both are valid), and be narrower than rounding at the same step.
+TEST(PldConnectDotsLaws, LaplaceBracketsItsClosedFormAndSubsampledAgreesWithRounding) {
+  const Rational b = 2, sens = 1, step = R("1/128");
+  pld::GridOptions g{step, 1e-18, 64, pld::Discretization::kConnectDots};
+  const pld::PldPair lap = pld::LaplacePld(b, sens, g);
+  for (int j = 0; j <= 80; j += 3) {
+    const Rational eps = step * j + step / 5;
+    const mpfr_prec_t p = 128;
+    const Interval exact = eps >= sens / b ? Interval(Rational(0), Rational(0))
+                                           : dpfl::ref::ToInterval(Enclosure(p, 1L) - Exp(Enclosure(p, Rational((eps - sens / b) / 2))));
+    EXPECT_GE(MeasureHAt(lap.forward.upper, step, eps).hi(), exact.lo()) << eps;
+    EXPECT_LE(MeasureHAt(lap.forward.lower, step, eps).lo(), exact.hi()) << eps;
+  }
+  const auto build = [&](const pld::GridOptions& gg) { return pld::SubsampledLaplacePld(b, sens, R("1/10"), gg); };
+  pld::AccountOptions ctd, rnd, fine;
+  ctd.discretization = pld::Discretization::kConnectDots;
+  ctd.step = rnd.step = R("1/256");
+  fine.step = R("1/8192");
+  const pld::AccountResult a = pld::EpsilonOfComposition(build, 100, R("1e-6"), ctd);
+  const pld::AccountResult r = pld::EpsilonOfComposition(build, 100, R("1e-6"), rnd);
+  const pld::AccountResult f = pld::EpsilonOfComposition(build, 100, R("1e-6"), fine);
+  ASSERT_TRUE(a.epsilon.lo && a.epsilon.hi && r.epsilon.lo && r.epsilon.hi && f.epsilon.lo && f.epsilon.hi);
+  EXPECT_LE(*a.epsilon.lo, *f.epsilon.hi);
+  EXPECT_LE(*f.epsilon.lo, *a.epsilon.hi);
+  EXPECT_LT((*a.epsilon.hi - *a.epsilon.lo) * 3, *r.epsilon.hi - *r.epsilon.lo);
 }

@@ -36,9 +36,8 @@ struct GridOptions {
   Rational step;           // h > 0
   double tail = 1e-18;     // single-mechanism tails cut at about this mass (pld.hpp FromLossLaw)
   mpfr_prec_t prec = 64;   // MPFI precision of the discretization (masses need ~1e-15 relative)
-  // Honoured by the builders of pmf pairs (TwoPmfPld, SubsampledTwoPmfPld, RandomizedResponsePld,
-  // QuantizedGaussianPld) and of loss laws with a Q side (GaussianPld, SubsampledGaussianPld); the
-  // other loss-law builders (Laplace, discrete Gaussian and Laplace) round.
+  // Honoured by every builder below: pmf pairs through PrepareAtoms/ConnectDots, loss laws through
+  // FromLossLawConnectDots (each law here gives its bins' Q-masses).
   Discretization discretization = Discretization::kRounding;
 };
 
