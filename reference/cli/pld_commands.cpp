@@ -31,7 +31,7 @@ namespace pld = ref::pld;
 
 // The flags every pld command shares.
 struct PldArgs {
-  std::string compositions = "1", delta, epsilon, sampling_rate, adjacency, step, relative_width = "0.01",
+  std::string compositions = "1", delta, epsilon, sampling_rate, adjacency, step, relative_width = "0.002",
               discretization = "connect-dots";
   bool progress = false;
   void Register(CLI::App* app, bool adjacency_flag) {
@@ -45,7 +45,7 @@ struct PldArgs {
       app->add_option("--adjacency", adjacency, "add-remove | replace-one (default add-remove; see docs)");
     app->add_option("--step", step, "grid step h > 0 of the loss (default: chosen for --relative-width)");
     app->add_option("--relative-width", relative_width,
-                    "target (hi - lo)/hi of the printed enclosure when --step is not given (default 0.01)");
+                    "target (hi - lo)/hi of the printed enclosure when --step is not given (default 0.002)");
     app->add_flag("--progress", progress, "print one line per refinement pass to stderr");
     app->add_option("--discretization", discretization,
                     "connect-dots (default: error ~K h^2; for pmf pairs and the Gaussian laws, others round) | "
