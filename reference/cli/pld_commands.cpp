@@ -359,8 +359,8 @@ void RegisterCompose(CLI::App* group, std::vector<Command>& commands) {
                       [&](const pld::GridOptions& g) {
                         std::optional<pld::PldPair> acc;
                         for (const ComposeItem& it : items) {
-                          pld::PldPair one = pld::SelfCompose(BuildItem(it, g), it.compositions);
-                          acc = acc ? pld::Compose(*acc, one) : std::move(one);
+                          pld::PldPair one = pld::SelfCompose(BuildItem(it, g), it.compositions, g.compose);
+                          acc = acc ? pld::Compose(*acc, one, g.compose) : std::move(one);
                         }
                         return *acc;
                       },

@@ -325,8 +325,10 @@ Pld Compose(const Pld& a, const Pld& b, const ComposeOptions& options) {
     throw InvalidArgument("step", "composed PLDs must share the grid step (" + EchoValue(a.step) + " vs " +
                                       EchoValue(b.step) + ")");
   const bool same = &a == &b;
-  ConvolutionBounds c = same ? ConvolveBounds(a.upper.mass, a.upper.mass, a.lower.mass, a.lower.mass)
-                             : ConvolveBounds(a.upper.mass, b.upper.mass, a.lower.mass, b.lower.mass);
+  ConvolutionBounds c = same ? ConvolveBounds(a.upper.mass, a.upper.mass, a.lower.mass, a.lower.mass, false,
+                                              options.extended_fft)
+                             : ConvolveBounds(a.upper.mass, b.upper.mass, a.lower.mass, b.lower.mass, false,
+                                              options.extended_fft);
   Pld out;
   out.step = a.step;
   out.upper.offset = a.upper.offset + b.upper.offset;

@@ -179,7 +179,7 @@ PldPair PldAccountant::Build(const GridOptions& grid) const {
     identity.forward = IdentityPld(grid.step);
     return identity;
   }
-  return DpEvent::Composed(events_).Build(grid);
+  return DpEvent::Composed(events_).Build(grid, grid.compose);
 }
 
 EpsilonBounds PldAccountant::GetEpsilonBounds(const Rational& delta) const {

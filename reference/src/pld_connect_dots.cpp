@@ -95,7 +95,7 @@ struct LowerAtom {
 // t ≤ e^{−kh}: its true merged loss log(P/Q) is then ≥ kh, and placing W at kh is a merge, a move
 // down and a drop (pld.hpp). Atoms enter with P-content p_lo (a drop) and Q-content ≤ q_hi. A piece
 // of an atom whose own loss is below kh raises the group's Q/P ratio; the fraction f that fills the
-// group to exactly t is taken (shaved by 2^−30, and only if the check S ≤ t·W then holds), the
+// group to exactly t is taken (less a margin of 2^−44 of its Q-content, and only if the check S ≤ t·W then holds), the
 // group is closed and the rest of the atom opens the next group at the atom's own index.
 // `atom(i)` gives the i-th atom (descending loss), `neg_exp_lo(k)` a lower bound of e^{−kh};
 // `add(k, W)` receives each group. Returns the number of groups.
@@ -139,7 +139,11 @@ std::size_t MergeGroups(std::size_t count, const AtomAt& atom, const NegExpLo& n
       const double w = at.p_lo, s = at.q_hi;
       const double gap = s - t * w;  // > 0: the atom's ratio exceeds t (its loss is below kh)
       double f = rem;
-      if (gap > 0) f = std::min(rem, (t * W - S) / gap * (1 - 0x1p-30));
+      // The fraction that fills the group, less a margin of 2^−44 of its Q-content: the roundings
+      // of the check below (a few times 2^−50 of it) must not eat the margin, or the group would
+      // close unfilled, up to a whole grid step above its grid point (a first-order error: at
+      // h = 1.5e-5 a relative shave of 2^−30 of the slack h/2 was below the rounding).
+      if (gap > 0) f = std::min(rem, (t * W - S - 0x1p-44 * (S + (t * W - S) / gap * s)) / gap);
       if (!(f > 0)) {
         close();
         start(at, rem);
@@ -164,8 +168,8 @@ std::size_t MergeGroups(std::size_t count, const AtomAt& atom, const NegExpLo& n
 
 // The same merge run from the lowest loss up: a group opened by an atom of loss > a·h aims at the
 // grid point (a + 1)·h above it and takes atoms of higher loss (each lowers the group's Q/P ratio)
-// until S ≤ t·W, t ≤ e^{−(a+1)h}, holds — the last one in the fraction that balances it (raised by
-// 2^−30, and only if the check then holds) — then closes; the rest of that atom opens the next
+// until S ≤ t·W, t ≤ e^{−(a+1)h}, holds — the last one in the fraction that balances it (plus a
+// margin of 2^−44 of the Q-content, and only if the check then holds) — then closes; the rest of that atom opens the next
 // group. The closed groups satisfy the same invariant as above, so the same argument applies. A
 // group the remaining atoms cannot balance (at the top) is placed at the highest grid point where
 // it balances, as `start` does above. Descending, the first-order loss sits at the bottom group;
@@ -203,7 +207,8 @@ std::size_t MergeGroupsAscending(std::size_t count, const AtomAt& atom, const Ne
       const double need = S - t * W;   // > 0: the group still lies below k·h
       const double gain = t * w - s;   // > 0: this atom lies above k·h
       double f = rem;
-      if (need > 0 && gain > 0) f = std::min(rem, need / gain * (1 + 0x1p-30));
+      // The fraction that balances it, plus a margin of 2^−44 of its Q-content (see MergeGroups).
+      if (need > 0 && gain > 0) f = std::min(rem, (need + 0x1p-44 * (S + need / gain * s)) / gain);
       const double W0 = W, S0 = S;
       W = Down(W0 + Down(f * w));
       S = Up(S0 + Up(f * s));

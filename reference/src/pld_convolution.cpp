@@ -42,6 +42,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 
 #include "dpfl/ref/pld.hpp"
 
@@ -51,7 +52,6 @@ namespace {
 static_assert(LDBL_MANT_DIG >= 64, "the FFT twiddle bound needs a 64-bit long double significand");
 
 constexpr double kU = 0x1p-53;
-constexpr double kMu = kU + 0x1p-58;
 constexpr double kUnderflowFloor = 0x1p-900;
 
 // Rounds a non-negative bound computation up: one operation's relative error is ≤ 2^−53.
@@ -74,8 +74,25 @@ double SumUp(const std::vector<double>& a) {
 
 // Per-stage weights for one size: stage s (m = 2^s) uses w_m^j = exp(−2πi j/m), j < m/2,
 // stored contiguously at offset m/2 − 1.
+template <class T>
 struct Twiddles {
-  std::vector<double> re, im;
+  std::vector<T> re, im;
+};
+
+// The working precision of an FFT path: its unit roundoff u and the twiddle error bound μ.
+//  * double: μ ≤ u + 2^−58 (header comment);
+//  * long double (64-bit significand, u = 2^−64): the weights are the long double products of
+//    the two MPFR factors, each within 2^−64 per component of its exact value (|error| ≤ √2·2^−64),
+//    and the complex product adds relative error ≤ √2γ2: |ŵ − w| ≤ 2√2·2^−64 + 2^−128 + √2γ2 < 2^−61.
+template <class T>
+struct Precision;
+template <>
+struct Precision<double> {
+  static constexpr double u = 0x1p-53, mu = 0x1p-53 + 0x1p-58;
+};
+template <>
+struct Precision<long double> {
+  static constexpr double u = 0x1p-64, mu = 0x1p-61;
 };
 
 void MpfrUnitRoot(std::uint64_t j, std::uint64_t n, long double& c, long double& s) {
@@ -91,7 +108,8 @@ void MpfrUnitRoot(std::uint64_t j, std::uint64_t n, long double& c, long double&
   mpfr_clears(theta, sn, cs, static_cast<mpfr_ptr>(nullptr));
 }
 
-std::shared_ptr<const Twiddles> BuildTwiddles(int log2n) {
+template <class T>
+std::shared_ptr<const Twiddles<T>> BuildTwiddles(int log2n) {
   const std::uint64_t n = std::uint64_t{1} << log2n;
   const std::uint64_t half = n / 2;
   const int fine_bits = (log2n + 1) / 2;
@@ -99,17 +117,17 @@ std::shared_ptr<const Twiddles> BuildTwiddles(int log2n) {
   std::vector<long double> fc(fine_n), fs(fine_n), cc(half / fine_n + 1), cs(half / fine_n + 1);
   for (std::uint64_t b = 0; b < fine_n; ++b) MpfrUnitRoot(b, n, fc[b], fs[b]);
   for (std::uint64_t a = 0; a < cc.size(); ++a) MpfrUnitRoot(a * fine_n, n, cc[a], cs[a]);
-  std::vector<double> wr(half), wi(half);
+  std::vector<T> wr(half), wi(half);
   for (std::uint64_t j = 0; j < half; ++j) {
     const std::uint64_t a = j >> fine_bits, b = j & (fine_n - 1);
     const long double r = cc[a] * fc[b] - cs[a] * fs[b];
     const long double i = cc[a] * fs[b] + cs[a] * fc[b];
-    wr[j] = static_cast<double>(r);
-    wi[j] = static_cast<double>(i);
+    wr[j] = static_cast<T>(r);
+    wi[j] = static_cast<T>(i);
   }
-  auto t = std::make_shared<Twiddles>();
-  t->re.assign(n > 1 ? n - 1 : 1, 0.0);
-  t->im.assign(n > 1 ? n - 1 : 1, 0.0);
+  auto t = std::make_shared<Twiddles<T>>();
+  t->re.assign(n > 1 ? n - 1 : 1, T(0));
+  t->im.assign(n > 1 ? n - 1 : 1, T(0));
   for (int s = 1; s <= log2n; ++s) {
     const std::uint64_t m = std::uint64_t{1} << s, h = m / 2, stride = n / m;
     for (std::uint64_t j = 0; j < h; ++j) {
@@ -120,19 +138,21 @@ std::shared_ptr<const Twiddles> BuildTwiddles(int log2n) {
   return t;
 }
 
-std::shared_ptr<const Twiddles> TwiddlesFor(int log2n) {
+template <class T>
+std::shared_ptr<const Twiddles<T>> TwiddlesFor(int log2n) {
   static std::mutex mutex;
-  static std::map<int, std::shared_ptr<const Twiddles>> cache;
+  static std::map<int, std::shared_ptr<const Twiddles<T>>> cache;
   std::lock_guard<std::mutex> lock(mutex);
   auto it = cache.find(log2n);
   if (it != cache.end()) return it->second;
-  auto t = BuildTwiddles(log2n);
+  auto t = BuildTwiddles<T>(log2n);
   cache.emplace(log2n, t);
   return t;
 }
 
 // In-place unnormalised DFT (sign −1, or +1 with `inverse`): bit reversal, then radix-2 stages.
-void Fft(std::vector<double>& re, std::vector<double>& im, int log2n, const Twiddles& tw, bool inverse) {
+template <class T>
+void Fft(std::vector<T>& re, std::vector<T>& im, int log2n, const Twiddles<T>& tw, bool inverse) {
   const std::size_t n = std::size_t{1} << log2n;
   for (std::size_t i = 1, j = 0; i < n; ++i) {
     std::size_t bit = n >> 1;
@@ -143,22 +163,22 @@ void Fft(std::vector<double>& re, std::vector<double>& im, int log2n, const Twid
       std::swap(im[i], im[j]);
     }
   }
-  const double sign = inverse ? -1.0 : 1.0;
-  double* xr = re.data();
-  double* xi = im.data();
+  const T sign = inverse ? T(-1) : T(1);
+  T* xr = re.data();
+  T* xi = im.data();
   for (int s = 1; s <= log2n; ++s) {
     const std::size_t h = std::size_t{1} << (s - 1), m = h << 1;
-    const double* wr = tw.re.data() + (h - 1);
-    const double* wi = tw.im.data() + (h - 1);
+    const T* wr = tw.re.data() + (h - 1);
+    const T* wi = tw.im.data() + (h - 1);
     for (std::size_t k = 0; k < n; k += m) {
-      double* ar = xr + k;
-      double* ai = xi + k;
-      double* br = ar + h;
-      double* bi = ai + h;
+      T* ar = xr + k;
+      T* ai = xi + k;
+      T* br = ar + h;
+      T* bi = ai + h;
       for (std::size_t j = 0; j < h; ++j) {
-        const double c = wr[j], d = sign * wi[j];
-        const double tr = c * br[j] - d * bi[j];
-        const double ti = c * bi[j] + d * br[j];
+        const T c = wr[j], d = sign * wi[j];
+        const T tr = c * br[j] - d * bi[j];
+        const T ti = c * bi[j] + d * br[j];
         br[j] = ar[j] - tr;
         bi[j] = ai[j] - ti;
         ar[j] = ar[j] + tr;
@@ -185,72 +205,73 @@ std::vector<double> DirectConvolution(const std::vector<double>& a, const std::v
   return c;
 }
 
+template <class T>
 struct Unpacked {
-  double up_re, up_im, lo_re, lo_im;
+  T up_re, up_im, lo_re, lo_im;
 };
-inline Unpacked Unpack(const std::vector<double>& xr, const std::vector<double>& xi, std::size_t k, std::size_t n) {
+template <class T>
+inline Unpacked<T> Unpack(const std::vector<T>& xr, const std::vector<T>& xi, std::size_t k, std::size_t n) {
   const std::size_t kk = (n - k) & (n - 1);
   // A_up = (X[k] + conj X[−k])/2, A_lo = (X[k] − conj X[−k])/(2i) = (d_im, −d_re)/2.
-  const double sr = xr[k] + xr[kk], si = xi[k] - xi[kk];
-  const double dr = xr[k] - xr[kk], di = xi[k] + xi[kk];
-  return {0.5 * sr, 0.5 * si, 0.5 * di, -0.5 * dr};
+  const T sr = xr[k] + xr[kk], si = xi[k] - xi[kk];
+  const T dr = xr[k] - xr[kk], di = xi[k] + xi[kk];
+  const T half(0.5);
+  return {half * sr, half * si, half * di, -half * dr};
 }
 
 }  // namespace
 
-ConvolutionBounds ConvolveBounds(const std::vector<double>& a_up, const std::vector<double>& b_up,
-                                 const std::vector<double>& a_lo, const std::vector<double>& b_lo, bool force_fft) {
-  ConvolutionBounds out;
-  const bool small = std::min(a_up.size(), b_up.size()) <= kDirectConvolutionMax &&
-                     std::min(a_lo.size(), b_lo.size()) <= kDirectConvolutionMax;
-  const bool any_empty = a_up.empty() || b_up.empty() || a_lo.empty() || b_lo.empty();
-  if ((small && !force_fft) || any_empty) {
-    out.upper = DirectConvolution(a_up, b_up, true);
-    out.lower = DirectConvolution(a_lo, b_lo, false);
-    return out;
-  }
+namespace {
+
+// The FFT path in working precision T (the header comment's chain with T's u and μ). Results are
+// rounded to double at the end; that rounding's total (≤ u_double·Σ|c_k|) joins the missing mass.
+template <class T>
+void FftPath(const std::vector<double>& a_up, const std::vector<double>& b_up, const std::vector<double>& a_lo,
+             const std::vector<double>& b_lo, ConvolutionBounds& out) {
   const std::size_t n_up = a_up.size() + b_up.size() - 1, n_lo = a_lo.size() + b_lo.size() - 1;
   int log2n = 1;
   while ((std::size_t{1} << log2n) < std::max(n_up, n_lo)) ++log2n;
   const std::size_t n = std::size_t{1} << log2n;
-  const auto tw = TwiddlesFor(log2n);
+  const auto tw = TwiddlesFor<T>(log2n);
   const bool squaring = (&a_up == &b_up) && (&a_lo == &b_lo);
 
-  std::vector<double> xr(n, 0.0), xi(n, 0.0);
+  std::vector<T> xr(n, T(0)), xi(n, T(0));
   std::copy(a_up.begin(), a_up.end(), xr.begin());
   std::copy(a_lo.begin(), a_lo.end(), xi.begin());
   Fft(xr, xi, log2n, *tw, false);
-  std::vector<double> yr, yi;
+  std::vector<T> yr, yi;
   if (!squaring) {
-    yr.assign(n, 0.0);
-    yi.assign(n, 0.0);
+    yr.assign(n, T(0));
+    yi.assign(n, T(0));
     std::copy(b_up.begin(), b_up.end(), yr.begin());
     std::copy(b_lo.begin(), b_lo.end(), yi.begin());
     Fft(yr, yi, log2n, *tw, false);
   }
-  const std::vector<double>& Yr = squaring ? xr : yr;
-  const std::vector<double>& Yi = squaring ? xi : yi;
-  std::vector<double> pr(n), pi(n);
+  const std::vector<T>& Yr = squaring ? xr : yr;
+  const std::vector<T>& Yi = squaring ? xi : yi;
+  std::vector<T> pr(n), pi(n);
   for (std::size_t k = 0; k < n; ++k) {
-    const Unpacked A = Unpack(xr, xi, k, n);
-    const Unpacked B = Unpack(Yr, Yi, k, n);
-    const double cur = A.up_re * B.up_re - A.up_im * B.up_im, cui = A.up_re * B.up_im + A.up_im * B.up_re;
-    const double clr = A.lo_re * B.lo_re - A.lo_im * B.lo_im, cli = A.lo_re * B.lo_im + A.lo_im * B.lo_re;
+    const Unpacked<T> A = Unpack(xr, xi, k, n);
+    const Unpacked<T> B = Unpack(Yr, Yi, k, n);
+    const T cur = A.up_re * B.up_re - A.up_im * B.up_im, cui = A.up_re * B.up_im + A.up_im * B.up_re;
+    const T clr = A.lo_re * B.lo_re - A.lo_im * B.lo_im, cli = A.lo_re * B.lo_im + A.lo_im * B.lo_re;
     pr[k] = cur - cli;
     pi[k] = cui + clr;
   }
   Fft(pr, pi, log2n, *tw, true);
 
-  // The bound of the header comment, every operation rounded up.
+  // The bound of the header comment, every operation rounded up (in double).
+  const double u = Precision<T>::u, mu = Precision<T>::mu;
+  auto gamma = [u](double k) { return Up(k * u / (1.0 - k * u)); };
   const double sqrt_n = std::sqrt(static_cast<double>(n));  // exact or rounded: used via Up below
   const double L = static_cast<double>(log2n);
-  const double eta = Up(kMu + Up(Gamma(4) * Up(std::sqrt(2.0) * (1 + 0x1p-52) + kMu)));
+  const double eta = Up(mu + Up(gamma(4) * Up(std::sqrt(2.0) * (1 + 0x1p-52) + mu)));
   const double leta = Up(L * eta);
   const double g = Up(leta / (1.0 - leta) * (1 + 0x1p-52));
-  const double e_hat = Up(g + Up(kU * (1 + g)));
+  const double e_hat = Up(g + Up(u * (1 + g)));
   const double sx = Up(Up(sqrt_n) * Up(std::sqrt(SumSquaresUp(a_up, a_lo))));
   const double sy = Up(Up(sqrt_n) * Up(std::sqrt(SumSquaresUp(b_up, b_lo))));
-  const double cmul = Up(std::sqrt(2.0) * (1 + 0x1p-52) * Gamma(2));
+  const double cmul = Up(std::sqrt(2.0) * (1 + 0x1p-52) * gamma(2));
   auto part = [&](double a1, double b1, double& e_c, double& n_c) {
     const double binf = Up(b1 + Up(e_hat * sy));
     const double e_ab = Up(Up(Up(e_hat * sx) * binf) + Up(a1 * Up(e_hat * sy)));
@@ -261,24 +282,52 @@ ConvolutionBounds ConvolveBounds(const std::vector<double>& a_up, const std::vec
   double e_up, n_up_c, e_lo, n_lo_c;
   part(SumUp(a_up), SumUp(b_up), e_up, n_up_c);
   part(SumUp(a_lo), SumUp(b_lo), e_lo, n_lo_c);
-  const double e_p = Up(Up(e_up + e_lo) + Up(kU * Up(n_up_c + n_lo_c)));
-  const double s_p = Up((1 + kU) * Up(n_up_c + n_lo_c));
+  const double e_p = Up(Up(e_up + e_lo) + Up(u * Up(n_up_c + n_lo_c)));
+  const double s_p = Up((1 + u) * Up(n_up_c + n_lo_c));
   const double err = Up(Up(e_p + Up(g * s_p)) / (sqrt_n * (1 - 0x1p-52)));
   out.fft_error = err;
-  const double missing = Up(Up(Up(sqrt_n) * err) + Up(static_cast<double>(n) * kUnderflowFloor));
+  double missing = Up(Up(Up(sqrt_n) * err) + Up(static_cast<double>(n) * kUnderflowFloor));
 
-  const double inv_n = 1.0 / static_cast<double>(n);  // exact
+  const T inv_n = T(1) / static_cast<T>(n);  // exact
   out.upper.resize(n_up);
   out.lower.resize(n_lo);
-  for (std::size_t k = 0; k < n_up; ++k) out.upper[k] = std::max(0.0, pr[k] * inv_n);
+  double rounded = 0;  // Σ |entries| after rounding to double, for that rounding's bound
+  for (std::size_t k = 0; k < n_up; ++k) {
+    out.upper[k] = std::max(0.0, static_cast<double>(pr[k] * inv_n));
+    rounded += out.upper[k];
+  }
   double clamped = 0;
   for (std::size_t k = 0; k < n_lo; ++k) {
-    const double v = pi[k] * inv_n;
+    const double v = static_cast<double>(pi[k] * inv_n);
     if (v < 0) clamped -= v;
     out.lower[k] = std::max(0.0, v);
+    rounded += out.lower[k];
   }
+  if (!std::is_same_v<T, double>)  // each entry rounded once more, to double: ≤ u_double relative
+    missing = Up(missing + Up(kU * Up(rounded * (1 + Gamma(static_cast<double>(n_up + n_lo + 2))) + clamped)));
   out.upper_extra = missing;
   out.lower_deficit = Up(missing + Up(clamped * (1 + Gamma(static_cast<double>(n_lo + 2)))));
+}
+
+}  // namespace
+
+ConvolutionBounds ConvolveBounds(const std::vector<double>& a_up, const std::vector<double>& b_up,
+                                 const std::vector<double>& a_lo, const std::vector<double>& b_lo, bool force_fft,
+                                 bool extended) {
+  ConvolutionBounds out;
+  const bool small = std::min(a_up.size(), b_up.size()) <= kDirectConvolutionMax &&
+                     std::min(a_lo.size(), b_lo.size()) <= kDirectConvolutionMax;
+  const bool any_empty = a_up.empty() || b_up.empty() || a_lo.empty() || b_lo.empty();
+  if ((small && !force_fft) || any_empty) {
+    out.upper = DirectConvolution(a_up, b_up, true);
+    out.lower = DirectConvolution(a_lo, b_lo, false);
+    return out;
+  }
+  if (extended) {
+    FftPath<long double>(a_up, b_up, a_lo, b_lo, out);
+  } else {
+    FftPath<double>(a_up, b_up, a_lo, b_lo, out);
+  }
   return out;
 }
 

@@ -142,7 +142,11 @@ class SubsampledGaussianLaw final : public LossLaw {
   // not certainly > 0 (x = −∞ or undecided) falls back to the Cdf difference.
   // With `qside`, also the bins' Q-masses: remove, Q = N(0, σ²) over the same x-interval; add, Q the
   // mixture over it.
-  BinBounds MixtureBins(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec, BinBounds* qside) const {
+  BinBounds MixtureBins(std::int64_t k0, std::size_t n, const Rational& step, mpfr_prec_t prec_in, BinBounds* qside) const {
+    // The ends at 128 bits at least: e^t − (1 − q) cancels ~log10(1/q) digits and σ²/Δ scales the
+    // log, so at 64 bits the ends carried ~1e-13 absolute error — 1e-12 of a narrow bin's mass, which
+    // the connect-the-dots split (a difference of masses over h) turned into ~1e-6 excess per step.
+    const mpfr_prec_t prec = std::max<mpfr_prec_t>(prec_in, 128);
     const Rational s = remove_ ? Rational(1) : Rational(-1);
     const Enclosure one_minus_q(prec, Rational(1 - q_)), eh = ExpQ(prec, Rational(s * step));
     Enclosure e = ExpQ(prec, Rational(s * step * k0));  // e^{±t_k}
@@ -496,6 +500,8 @@ Rational RoundStep(double x) {
 // refine, or the pass did not narrow the enclosure: then the error floor, not the grid, limits it).
 struct Refine {
   double scale = 0, width = 1;
+  bool settled = false;  // the target is met, or no step can change the answer (ε = +∞ for sure)
+  double delta = 0;      // the δ the query is about (for the FFT-precision switch in Run)
 };
 
 // Every pass's enclosure is valid, so their intersection is too.
@@ -516,14 +522,30 @@ AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::
   if (!(o.relative_width > 0 && o.relative_width < 1))
     throw InvalidArgument("relative-width", "must be in (0, 1), got " + EchoValue(o.relative_width));
   AccountResult r;
+  // The FFT's error bound goes to +∞ on the upper side and adds up over compositions (~K·1e-12 in
+  // double). When a pass's +∞ mass exceeds a hundredth of the δ in question and the target is not
+  // met, the next passes compose in long double with tails of 1e-21 (ComposeOptions::extended_fft).
+  ComposeOptions compose = o.compose;
+  bool switched = false;
   auto pass = [&](const Rational& step) {
-    GridOptions g{step, o.tail, o.prec, o.discretization};
-    PldPair composed = SelfCompose(build(g), k, o.compose);
-    if (o.remainder) composed = Compose(composed, o.remainder(g), o.compose);
+    GridOptions g{step, o.tail, o.prec, o.discretization, compose};
+    PldPair composed = SelfCompose(build(g), k, compose);
+    if (o.remainder) composed = Compose(composed, o.remainder(g), compose);
     r.step = step;
     r.grid_points = composed.forward.upper.mass.size();
     ++r.passes;
-    const Refine next = query(composed, r);
+    Refine next = query(composed, r);
+    const double infinity = std::max(composed.forward.upper.infinity,
+                                     composed.backward ? composed.backward->upper.infinity : 0.0);
+    switched = false;
+    if (!compose.extended_fft && !next.settled && infinity > 1e-2 * next.delta) {
+      compose.extended_fft = true;
+      compose.tail = std::min(compose.tail, 1e-21);
+      switched = true;
+      if (o.progress)
+        o.progress("the upper side's mass at +inf (" + ShortestDouble(infinity) +
+                   ", mostly the FFT's error bound) is over 1e-2 of delta: composing in long double from here");
+    }
     if (o.progress) {
       const auto end = [](const std::optional<Rational>& e) { return e ? ShortestDouble(e->convert_to<double>()) : std::string("inf"); };
       const std::string bounds = r.epsilon.lo || r.epsilon.hi
@@ -537,6 +559,7 @@ AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::
   };
   if (o.step) {
     pass(*o.step);
+    if (switched) pass(*o.step);
     return r;
   }
   // Geometric refinement: each pass aims at a tenth of the previous relative width (never below
@@ -545,7 +568,11 @@ AccountResult Run(const std::function<PldPair(const GridOptions&)>& build, std::
   Rational step(1, 64);
   Refine next = pass(step);
   double prev_h = 0, prev_width = 0;  // the pass before, for the measured order of the width
-  for (int i = 1; i < o.max_passes && next.scale > 0; ++i) {
+  for (int i = 1; i < o.max_passes && (next.scale > 0 || switched); ++i) {
+    if (switched && !(next.scale > 0)) {  // the error floor stopped it: the same step, precisely
+      next = pass(step);
+      continue;
+    }
     const double w = o.relative_width.convert_to<double>();
     const double aim = 0.9 * std::max(w, next.width / 10);
     const double roundings = static_cast<double>(o.step_compositions > 0 ? o.step_compositions : k);
@@ -595,18 +622,20 @@ AccountResult EpsilonOfComposition(const std::function<PldPair(const GridOptions
     const std::optional<Rational> before =
         r.passes > 1 && r.epsilon.hi && r.epsilon.lo ? std::optional<Rational>(*r.epsilon.hi - *r.epsilon.lo) : std::nullopt;
     r.epsilon = r.passes > 1 ? Intersect(r.epsilon, fresh) : fresh;
+    const double d = delta.convert_to<double>();
     if (!r.epsilon.hi) {
       // +∞ above, +∞ below too: the pair's own atom at +∞ exceeds δ (nothing to refine). A finite
       // lower end: the grid's error (mass pushed off the top) may be what made it +∞, so refine.
       // At most two such refinements: a guarantee that stays +∞ is printed as +∞.
-      if (!r.epsilon.lo || r.passes >= 3) return {};
-      return {*r.epsilon.lo > 0 ? r.epsilon.lo->convert_to<double>() : 1.0, 1.0};
+      if (!r.epsilon.lo) return {0, 1, true, d};
+      if (r.passes >= 3) return {0, 1, false, d};
+      return {*r.epsilon.lo > 0 ? r.epsilon.lo->convert_to<double>() : 1.0, 1.0, false, d};
     }
     const Rational hi = *r.epsilon.hi, lo = r.epsilon.lo ? *r.epsilon.lo : Rational(0);
-    if (hi == 0 || hi - lo <= options.relative_width * hi) return {};
-    if (before && hi - lo >= *before * Rational(9, 10)) return {};  // no longer narrowing
+    if (hi == 0 || hi - lo <= options.relative_width * hi) return {0, 1, true, d};
+    if (before && hi - lo >= *before * Rational(9, 10)) return {0, 1, false, d};  // no longer narrowing
     const double width = Rational((hi - lo) / hi).convert_to<double>();
-    return {lo > 0 ? lo.convert_to<double>() : hi.convert_to<double>() / 4, width};
+    return {lo > 0 ? lo.convert_to<double>() : hi.convert_to<double>() / 4, width, false, d};
   });
 }
 
@@ -623,9 +652,10 @@ AccountResult DeltaOfComposition(const std::function<PldPair(const GridOptions&)
     } else {
       r.delta = fresh;
     }
-    if (r.delta.hi == 0 || r.delta.hi - r.delta.lo <= options.relative_width * r.delta.hi) return {};
-    if (r.passes > 1 && r.delta.hi - r.delta.lo >= before * Rational(9, 10)) return {};
-    return {eps > 0 ? eps : 1.0, Rational((r.delta.hi - r.delta.lo) / r.delta.hi).convert_to<double>()};
+    const double d = r.delta.hi.convert_to<double>();
+    if (r.delta.hi == 0 || r.delta.hi - r.delta.lo <= options.relative_width * r.delta.hi) return {0, 1, true, d};
+    if (r.passes > 1 && r.delta.hi - r.delta.lo >= before * Rational(9, 10)) return {0, 1, false, d};
+    return {eps > 0 ? eps : 1.0, Rational((r.delta.hi - r.delta.lo) / r.delta.hi).convert_to<double>(), false, d};
   });
 }
 

@@ -136,3 +136,33 @@ TEST(PldAccountant, SubsampledCalibrationEndsKeepTheirVerdicts) {
 }
 
 }  // namespace
+
+namespace {
+
+// Small δ after many steps: the double FFT's error bound at +∞ (~K·1e-12) is over 1e-2 of δ, the
+// loop switches to long double FFTs (it says so), and the enclosure then meets 0.2 % (0.42 % without
+// the switch); the result stays inside the enclosure of a coarser all-double pass.
+TEST(PldAccountant, SmallDeltaAfterManyStepsSwitchesToLongDoubleFfts) {
+  const auto build = [](const pld::GridOptions& g) { return pld::SubsampledGaussianPld(2, 1, R("1/10"), g); };
+  pld::AccountOptions o;
+  o.discretization = pld::Discretization::kConnectDots;
+  o.relative_width = R("1/500");
+  std::vector<std::string> lines;
+  o.progress = [&](const std::string& l) { lines.push_back(l); };
+  const pld::AccountResult r = pld::EpsilonOfComposition(build, 10000, R("1e-7"), o);
+  ASSERT_TRUE(r.epsilon.lo && r.epsilon.hi);
+  EXPECT_LE(*r.epsilon.hi - *r.epsilon.lo, *r.epsilon.hi * R("1/500"));
+  bool said = false;
+  for (const std::string& l : lines) said = said || l.find("long double") != std::string::npos;
+  EXPECT_TRUE(said);
+  pld::AccountOptions coarse;
+  coarse.discretization = pld::Discretization::kConnectDots;
+  coarse.step = R("1/256");
+  coarse.compose.extended_fft = false;
+  const pld::AccountResult c = pld::EpsilonOfComposition(build, 10000, R("1e-7"), coarse);
+  ASSERT_TRUE(c.epsilon.lo && c.epsilon.hi);
+  EXPECT_LE(*c.epsilon.lo, *r.epsilon.hi);
+  EXPECT_LE(*r.epsilon.lo, *c.epsilon.hi);
+}
+
+}  // namespace

@@ -103,6 +103,27 @@ TEST(PldConvolution, SquaringPathKeepsTheContract) {
   ExpectContract(sq, exact, exact, "square");
 }
 
+// The long double path (ComposeOptions::extended_fft): the same contract against exact rational
+// convolutions, with an error bound at least 200 times below the double path's on the same input.
+TEST(PldConvolution, LongDoublePathKeepsTheContractWithASmallerBound) {
+  std::mt19937_64 g(20261129);
+  for (const auto& [na, nb] : std::vector<std::pair<std::size_t, std::size_t>>{{200, 150}, {600, 500}, {257, 31}}) {
+    const auto a_up = RandomMasses(g, na, 1.0), b_up = RandomMasses(g, nb, 1.0);
+    std::vector<double> a_lo = a_up, b_lo = b_up;
+    for (double& x : a_lo) x *= 0.999;
+    const pld::ConvolutionBounds ext = pld::ConvolveBounds(a_up, b_up, a_lo, b_lo, true, true);
+    const pld::ConvolutionBounds dbl = pld::ConvolveBounds(a_up, b_up, a_lo, b_lo, true, false);
+    const std::string what = "long double " + std::to_string(na) + "x" + std::to_string(nb);
+    ExpectContract(ext, ExactConvolution(a_up, b_up), ExactConvolution(a_lo, b_lo), what);
+    EXPECT_GT(ext.upper_extra, 0.0) << what;
+    EXPECT_LT(ext.upper_extra * 200, dbl.upper_extra) << what;  // the rounding to double (~2e-16) stays
+    EXPECT_LT(ext.fft_error * 1000, dbl.fft_error) << what;
+  }
+  const auto a = RandomMasses(g, 500, 1.0);
+  const pld::ConvolutionBounds sq = pld::ConvolveBounds(a, a, a, a, true, true);
+  ExpectContract(sq, ExactConvolution(a, a), ExactConvolution(a, a), "long double square");
+}
+
 // ---- discretization ------------------------------------------------------------------------
 TEST(PldDiscretization, RandomizedResponseLossIsRoundedOutward) {
   // p = 3/4: losses ±ln 3 = ±1.0986…; grid 1/64: ln 3·64 = 70.31…, so upper 71/64, lower 70/64.

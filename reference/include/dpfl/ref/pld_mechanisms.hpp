@@ -39,6 +39,9 @@ struct GridOptions {
   // Honoured by every builder below: pmf pairs through PrepareAtoms/ConnectDots, loss laws through
   // FromLossLawConnectDots (each law here gives its bins' Q-masses).
   Discretization discretization = Discretization::kRounding;
+  // How builders that compose inside (pld_accountant.hpp, pld compose) compose: the accountant
+  // loop switches it to long double FFTs when the FFT's error bound nears δ.
+  ComposeOptions compose{};
 };
 
 // Names "sigma", "sensitivity", "q" (∉ (0, 1]), "b", "p", "trials", "step".
