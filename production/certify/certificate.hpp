@@ -82,8 +82,11 @@ std::string TranscriptContext(const nlohmann::json& configuration);
 // {"notion": …, "not_computed": true}.
 // `progress` (if set) is told, a line at a time, what the PLD accountant is doing (its long part).
 using Progress = std::function<void(const std::string&)>;
+// `legacy_local_rounding`: the gaussian/laplace tight local row as certificates before
+// connect-the-dots computed it (rounding at 1/100; verify-certificate's fallback for them).
 nlohmann::json ComputePrivacy(const nlohmann::json& configuration, const nlohmann::json& rounds,
-                              bool tight_central = true, const Progress& progress = {});
+                              bool tight_central = true, const Progress& progress = {},
+                              bool legacy_local_rounding = false);
 
 // `dpfl train --target-epsilon E`: meet a target for the run's client-level guarantee before
 // training, from the configuration (mechanism, clients, gamma, d, parameters, rounds, eps_p,

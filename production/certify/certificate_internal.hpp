@@ -143,8 +143,10 @@ ref::pld::AccountResult NoiseLawEpsilon(const fl::DiscreteNoiseLaw& law, std::ui
                                         const ref::pld::AccountOptions& options = {});
 // The gaussian and laplace baselines' tight local guarantee (central_privacy.cpp): NoiseLawEpsilon
 // over m·T releases at δ_u; against the server, which sees every message, and so against every
-// observer.
+// observer. Connect-the-dots at relative width 1/1000; `legacy_rounding`: the rounding
+// discretization at 1/100 of certificates written before (verify.cpp recomputes them that way).
 nlohmann::json TightLocalNoiseGuarantee(const fl::DiscreteNoiseLaw& law, std::uint64_t parameters, std::uint64_t rounds,
-                                        const Rational& delta, const std::string& observer);
+                                        const Rational& delta, const std::string& observer,
+                                        bool legacy_rounding = false);
 
 }  // namespace dpfl::certify::internal

@@ -142,7 +142,7 @@ nlohmann::json Releases(const nlohmann::json& cfg) {
 }  // namespace
 
 nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& rounds, bool tight_central,
-                              const Progress& progress) {
+                              const Progress& progress, bool legacy_local_rounding) {
   const fl::MechanismKind kind = fl::ParseMechanism(Str(cfg, "mechanism"));
   const double eps = Num(cfg, "eps_p");
   const Rational m(U64(cfg, "parameters"));
@@ -327,7 +327,7 @@ nlohmann::json ComputePrivacy(const nlohmann::json& cfg, const nlohmann::json& r
     if (kind == fl::MechanismKind::kLaplace || kind == fl::MechanismKind::kGaussian) {
       if (tight_central) {
         g.push_back(TightLocalNoiseGuarantee(law, U64(cfg, "parameters"), static_cast<std::uint64_t>(T),
-                                             Exact(Num(cfg, "delta_u")), kLocalObserver));
+                                             Exact(Num(cfg, "delta_u")), kLocalObserver, legacy_local_rounding));
       } else {
         g.push_back({{"notion", kTightLocalNotion}, {"not_computed", true}});
       }

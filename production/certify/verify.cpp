@@ -40,11 +40,11 @@ std::optional<Rational> EpsilonEnd(const nlohmann::json& v) {
   return ref::ParseRational(s, "certificate");
 }
 
-// The tight central row of a certificate made by an earlier accountant: every field but the ε
+// A tight (PLD) row — central or local — of a certificate made by an earlier accountant: every field but the ε
 // ends equal today's, and each certified end is implied by today's recomputation — the lower end
 // at most today's lower end, every upper end at least today's (+∞ implies nothing more). Then the
 // certificate's claims hold (today's enclosure is itself rigorous), only less tightly.
-bool CentralRowImplied(const nlohmann::json& given, const nlohmann::json& now) {
+bool TightRowImplied(const nlohmann::json& given, const nlohmann::json& now) {
   if (!given.is_object() || !now.is_object() || given.size() != now.size()) return false;
   static const char* kUpper[] = {"epsilon_hi", "epsilon_hi_pld_envelope", "epsilon_hi_rdp"};
   for (const auto& [key, value] : now.items()) {
@@ -236,15 +236,33 @@ Verification VerifyCertificate(const nlohmann::json& cert, const VerifyOptions& 
     if (recomputed != privacy && recomputed.contains("guarantees") && privacy.is_object() && privacy.contains("guarantees") &&
         privacy["guarantees"].is_array() && privacy["guarantees"].size() == recomputed["guarantees"].size()) {
       nlohmann::json& rows = recomputed["guarantees"];
+      std::optional<nlohmann::json> legacy;  // the local rows as the rounding accountant computed them
       for (std::size_t i = 0; i < rows.size(); ++i) {
         const nlohmann::json& given = privacy["guarantees"][i];
-        if (!rows[i].is_object() || rows[i].value("notion", "") != kTightCentralNotion || given == rows[i]) continue;
-        if (!CentralRowImplied(given, rows[i])) continue;
-        v.checked.push_back("tight central row: the certified enclosure [" + given["epsilon_lo"].get<std::string>() + ", " +
-                            given["epsilon_hi"].get<std::string>() + "] is implied by today's recomputation [" +
-                            rows[i]["epsilon_lo"].get<std::string>() + ", " + rows[i]["epsilon_hi"].get<std::string>() +
-                            "] (an earlier accountant's wider numbers)");
-        rows[i] = given;
+        if (!rows[i].is_object() || given == rows[i]) continue;
+        const std::string notion = rows[i].value("notion", "");
+        if (notion != kTightCentralNotion && notion != kTightLocalNotion) continue;
+        const std::string name = notion == kTightCentralNotion ? "tight central row" : "tight local row";
+        if (TightRowImplied(given, rows[i])) {
+          v.checked.push_back(name + ": the certified enclosure [" + given["epsilon_lo"].get<std::string>() + ", " +
+                              given["epsilon_hi"].get<std::string>() + "] is implied by today's recomputation [" +
+                              rows[i]["epsilon_lo"].get<std::string>() + ", " + rows[i]["epsilon_hi"].get<std::string>() +
+                              "] (an earlier accountant's wider numbers)");
+          rows[i] = given;
+          continue;
+        }
+        if (notion != kTightLocalNotion) continue;
+        // A local row certified before connect-the-dots: its rounding enclosure is rigorous too, but
+        // need not contain today's narrower one; recomputed the way it was computed.
+        if (!legacy) legacy = ComputePrivacy(cfg, ranges, true, options.progress, /*legacy_local_rounding=*/true);
+        const nlohmann::json& old_rows = (*legacy)["guarantees"];
+        if (old_rows.is_array() && i < old_rows.size() && old_rows[i] == given) {
+          v.checked.push_back(name + ": recomputed with the rounding discretization it was certified with [" +
+                              given["epsilon_lo"].get<std::string>() + ", " + given["epsilon_hi"].get<std::string>() +
+                              "] (today's connect-the-dots enclosure: [" + rows[i]["epsilon_lo"].get<std::string>() +
+                              ", " + rows[i]["epsilon_hi"].get<std::string>() + "])");
+          rows[i] = given;
+        }
       }
     }
     if (recomputed == privacy) {

@@ -495,6 +495,43 @@ TEST(CertificateVerify, AnEarlierAccountantsWiderCentralRowIsImpliedANarrowerOne
   EXPECT_FALSE(certify::VerifyCertificate(Redigest(other)).ok);
 }
 
+// The gaussian / laplace baselines' tight local row is computed with connect-the-dots since the
+// accounting issue. A certificate written before carries the rounding accountant's enclosure: it
+// verifies, either implied by today's narrower one or recomputed the way it was computed (the
+// legacy path says so); a row narrower than both fails.
+TEST(CertificateVerify, ALocalRowOfTheRoundingAccountantStillVerifies) {
+  for (const char* mech : {"gaussian", "laplace"}) {
+    const json cfg = Configuration(mech, 4);
+    const json genuine = HandMadeCertificate(cfg, 2);
+    const json& rows = genuine.at("privacy").at("guarantees");
+    std::size_t row = 0;
+    while (row < rows.size() && rows[row].value("notion", "") != certify::kTightLocalNotion) ++row;
+    ASSERT_LT(row, rows.size()) << mech;
+    const json legacy = certify::ComputePrivacy(cfg, genuine.at("broadcast_ranges"), true, {}, true);
+    const json& old_row = legacy.at("guarantees").at(row);
+    const json& new_row = rows[row];
+    ASSERT_EQ(old_row.at("notion"), new_row.at("notion"));
+    EXPECT_NE(old_row.at("epsilon_lo"), new_row.at("epsilon_lo")) << mech << ": the two accountants differ";
+    json c = genuine;
+    c["privacy"]["guarantees"][row] = old_row;
+    const certify::Verification v = certify::VerifyCertificate(Redigest(c));
+    EXPECT_TRUE(v.ok) << mech << " " << json(v.problems).dump();
+    const std::string checked = json(v.checked).dump();
+    EXPECT_TRUE(checked.find("implied by today's recomputation") != std::string::npos ||
+                checked.find("rounding discretization it was certified with") != std::string::npos)
+        << checked;
+    // Narrower than today's at the lower end, and not the rounding accountant's either: a problem.
+    json forged = genuine;
+    const double lo = std::stod(new_row.at("epsilon_lo").get<std::string>());
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", lo * 1.001);
+    forged["privacy"]["guarantees"][row]["epsilon_lo"] = buf;
+    const certify::Verification f = certify::VerifyCertificate(Redigest(forged));
+    EXPECT_FALSE(f.ok) << mech;
+    EXPECT_TRUE(HasProblem(f, "privacy ledger differs")) << mech;
+  }
+}
+
 TEST(CertificateMonitor, CriticalValueIsTheNormalQuantile) {
   // z_{1 − 1e−6/2} = 4.891638... (standard normal tables); the bisection returns the upper end.
   const double z = certify::MonitorCritical(1e-6);
