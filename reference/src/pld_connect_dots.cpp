@@ -378,7 +378,10 @@ Pld ConnectDots(const PmfAtoms& atoms, const Rational& step) {
 }
 
 Pld FromLossLawConnectDots(const LossLaw& law, const Rational& step, double tail, mpfr_prec_t prec) {
-  const auto [k_min, k_max] = detail::KeptRange(law, step, tail);
+  // Named copies, not a structured binding: the lambdas below capture them, which clang before 16
+  // rejects for structured bindings (the clang fuzz build compiles this file).
+  const detail::LossIndexRange range = detail::KeptRange(law, step, tail);
+  const std::int64_t k_min = range.k_min, k_max = range.k_max;
   const std::size_t n = static_cast<std::size_t>(k_max - k_min);  // bins (k_min + i, k_min + i + 1]
   std::optional<LossLaw::PairBinBounds> bins = law.PairBinMasses(k_min, n, step, prec);
   if (!bins) throw InvalidArgument("mechanism", "this loss law has no Q side: connect-the-dots does not apply");
