@@ -4,6 +4,8 @@
 
 #include <mpfr.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <future>
 #include <utility>
@@ -25,6 +27,11 @@ LossIndexRange KeptRange(const LossLaw& law, const Rational& step, double tail);
 // One direction of a loss law, discretized as the grid options say: connect-the-dots where asked
 // for and the law has a Q side (LossLaw::PairBinMasses), rounding (FromLossLaw) otherwise.
 Pld LawDirection(const LossLaw& law, const GridOptions& grid);
+
+// A non-negative value that has been rounded once, bounded from above / below (relative error
+// ≤ 2^−53 < 2^−50; nextafter covers the absolute error of a subnormal result).
+inline double Up(double v) { return std::nextafter(v * (1 + 0x1p-50), HUGE_VAL); }
+inline double Down(double v) { return std::max(0.0, std::nextafter(v * (1 - 0x1p-50), 0.0)); }
 
 // The checks of FromPmfEnclosures (names "p", "q": empty, lengths, a negative upper end, a sum
 // that cannot be 1), returning the enclosures as exact intervals.
