@@ -151,6 +151,15 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
     quant::AccumulateMessages(views, counts);
     quant::DecodeBnnAverage(counts, n, broadcast);
     mechanism += internal::SecondsSince(m0);
+    if (config.observer) {
+      ObservedRound seen;
+      seen.round = t;
+      seen.planned_clients = n;
+      for (std::uint32_t i = 0; i < n; ++i) seen.uplinks.push_back({i, latents[i], 64 * quant::PackedWords(d), uploads[i], {}, {}});
+      seen.counts = counts;
+      seen.broadcast = broadcast;
+      config.observer(seen);
+    }
     for (std::uint32_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < d; ++j)
         latents[i][j] = static_cast<float>(config.mix_beta * broadcast[j] + (1.0 - config.mix_beta) * latents[i][j]);

@@ -153,6 +153,7 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
     // client order, so the weights are the same for every W.
     struct ClientWork {
       CepamUplinkMessage message;
+      std::vector<float> input;  // X, kept only for the observer
       CepamClientReport report;
       bool trained = false;
       double loss = 0, seconds = 0;
@@ -171,6 +172,7 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
         w.trained = true;
       }
       const auto m0 = std::chrono::steady_clock::now();
+      if (config.observer) w.input = update;
       w.message = EncodeCepamUplink(config.uplink, std::move(update), keys[i], i, t, &w.report);  // steps 4–5
       w.seconds = internal::SecondsSince(m0);
       if (progress) {
@@ -181,6 +183,7 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
                               internal::SecondsSince(start), last, false));
       }
     });
+    ObservedRound seen;
     for (std::uint32_t i = 0; i < K; ++i) {
       ClientWork& w = work[i];
       if (w.trained) {
@@ -198,10 +201,18 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
       rec.index_bits += w.report.stats.index_bits;
       rec.clipped_clients += w.report.clipped ? 1 : 0;
       norm_sum += w.report.update_norm;
+      if (config.observer)
+        seen.uplinks.push_back({i, std::move(w.input), w.message.Bits(), w.message.coded.words, w.message.values, x_hat});
       messages.push_back(std::move(w.message));
     }
     for (std::size_t j = 0; j < m; ++j)  // server step 3, p_k = 1/K
       global[j] = static_cast<float>(static_cast<double>(global[j]) + sum[j] / static_cast<double>(K));
+    if (config.observer) {
+      seen.round = t;
+      seen.planned_clients = K;
+      seen.broadcast = global;
+      config.observer(seen);
+    }
     internal::ThrowIfDiverged(global, t);
     {
       internal::Sha256Writer h;

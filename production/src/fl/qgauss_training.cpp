@@ -82,13 +82,15 @@ Uplink Encode(const QgaussTrainConfig& c, const QgaussGrid* grid, const std::vec
   return u;
 }
 
-void AddDecoded(const QgaussTrainConfig& c, const QgaussGrid* grid, const Uplink& u, std::vector<double>& sum) {
+// The server's estimate x̂ of one participant's update (line 12), into x_hat (length m).
+void Decode(const QgaussTrainConfig& c, const QgaussGrid* grid, const Uplink& u, std::vector<float>& scratch,
+            std::vector<double>& x_hat) {
   if (c.mechanism == QgaussFlMechanism::kQgauss) {
-    std::vector<float> x(u.packed.size);
-    QgaussDecode(*grid, u.packed, x);
-    for (std::size_t j = 0; j < x.size(); ++j) sum[j] += x[j];
+    scratch.resize(u.packed.size);
+    QgaussDecode(*grid, u.packed, scratch);
+    for (std::size_t j = 0; j < scratch.size(); ++j) x_hat[j] = scratch[j];
   } else {
-    for (std::size_t j = 0; j < u.values.size(); ++j) sum[j] += u.values[j];
+    for (std::size_t j = 0; j < u.values.size(); ++j) x_hat[j] = u.values[j];
   }
 }
 
@@ -212,6 +214,7 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
     // them in participant order, so the sums — and the weights — are the same for every W.
     struct ClientWork {
       Uplink message;
+      std::vector<float> input;  // h, kept only for the observer
       bool trained = false, clipped = false;
       double loss = 0, norm = 0, seconds = 0;
     };
@@ -235,6 +238,7 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
       const auto m0 = std::chrono::steady_clock::now();
       w.message = Encode(config, grid ? &*grid : nullptr, h, keys[i], i, t, &w.clipped, &w.norm);  // lines 7–10
       w.seconds = internal::SecondsSince(m0);
+      if (config.observer) w.input = std::move(h);
       if (progress) {
         const std::lock_guard<std::mutex> lock(progress_mutex);
         const std::optional<double> last =
@@ -243,6 +247,9 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
                               internal::SecondsSince(start), last, false));
       }
     });
+    ObservedRound seen;
+    std::vector<float> scratch;
+    std::vector<double> x_hat(m, 0.0);
     for (std::size_t k = 0; k < participants.size(); ++k) {
       ClientWork& w = work[k];
       ++participations[participants[k]];
@@ -252,8 +259,13 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
       }
       const auto m0 = std::chrono::steady_clock::now();
       messages.push_back(std::move(w.message));
-      AddDecoded(config, grid ? &*grid : nullptr, messages.back(), sum);  // line 12
+      Decode(config, grid ? &*grid : nullptr, messages.back(), scratch, x_hat);  // line 12
+      for (std::size_t j = 0; j < m; ++j) sum[j] += x_hat[j];
       rec.mechanism_seconds += w.seconds + internal::SecondsSince(m0);
+      if (config.observer) {
+        const Uplink& u = messages.back();
+        seen.uplinks.push_back({u.client, std::move(w.input), u.Bits(), u.packed.words, u.values, x_hat});
+      }
       rec.uplink_bits += messages.back().Bits();
       rec.clipped_clients += w.clipped ? 1 : 0;
       norm_sum += w.norm;
@@ -263,6 +275,12 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
       const double n = static_cast<double>(participants.size());
       for (std::size_t j = 0; j < m; ++j)  // line 13, α_i = 1/|S_t| (E13)
         global[j] = static_cast<float>(static_cast<double>(global[j]) + sum[j] / n);
+    }
+    if (config.observer) {
+      seen.round = t;
+      seen.planned_clients = K;
+      seen.broadcast = global;
+      config.observer(seen);
     }
     internal::ThrowIfDiverged(global, t);
     {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "dpfl/data/datasets.hpp"
+#include "dpfl/fl/round_observer.hpp"
 #include "dpfl/fl/training.hpp"
 #include "dpfl/quant/randomized_response.hpp"
 #include "dpfl/rng/streams.hpp"
@@ -83,6 +84,7 @@ struct BnnTrainConfig {
   std::size_t eval_samples = 0;       // > 0: evaluate on the first N test samples only (0: all)
   std::string out_dir;
   std::string transcript_context;     // bound into h_0 (the CLI passes the configuration JSON)
+  RoundObserver observer = nullptr;   // called once per round before the mixing (round_observer.hpp)
 };
 // InvalidArgument (naming the flag) for impossible values.
 void ValidateBnnTrainConfig(const BnnTrainConfig& config);

@@ -25,6 +25,7 @@
 
 #include "dpfl/data/datasets.hpp"
 #include "dpfl/fl/cepam_uplink.hpp"
+#include "dpfl/fl/round_observer.hpp"
 #include "dpfl/fl/trainer.hpp"
 #include "dpfl/fl/training.hpp"
 
@@ -43,6 +44,7 @@ struct CepamTrainConfig {
   std::uint64_t seed = 1;
   std::string out_dir;
   std::string transcript_context;    // bound into h_0 (the CLI passes the configuration JSON)
+  RoundObserver observer = nullptr;  // called once per round after aggregation (round_observer.hpp)
 };
 // InvalidArgument naming the flag for impossible values (and ValidateCepamUplink).
 void ValidateCepamTrainConfig(const CepamTrainConfig& config);

@@ -28,6 +28,7 @@
 
 #include "dpfl/data/datasets.hpp"
 #include "dpfl/fl/quantized_gaussian.hpp"
+#include "dpfl/fl/round_observer.hpp"
 #include "dpfl/fl/trainer.hpp"
 #include "dpfl/fl/training.hpp"
 
@@ -52,6 +53,7 @@ struct QgaussTrainConfig {
   int encode_threads = 1;             // the mechanism's chunks (the message does not depend on it)
   std::string out_dir;
   std::string transcript_context;     // bound into h_0 (the CLI passes the configuration JSON)
+  RoundObserver observer = nullptr;   // called once per round after aggregation (round_observer.hpp)
 };
 // The noise grid's parameters for a mechanism: its own (σ, k, C) for qgauss; for qgauss-gaussian
 // the grid of k = 2 (the unquantized baseline needs a grid for its noise, not levels); nothing is

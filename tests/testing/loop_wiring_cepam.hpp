@@ -1,0 +1,200 @@
+// The seed-002 loop's FL-layer suite (RunCepamTraining, dpfl/fl/cepam_training.hpp), on the
+// shared pieces of tests/testing/loop_wiring_harness.hpp.
+//
+// Three runs of the real loop with the design trainer, clip γ = 1:
+//  * cepam-gaussian: lattice dimension n = 2, σ = 1/2, K = 6, T = 4, m = 2^14; inputs {0, 2^-7,
+//    −2^-7, 2^-8} by coordinate pair (‖X‖₂ = 0.375 < γ), except client 3 in round 0, whose ±2^-4
+//    update (‖X‖₂ = 4) the loop must clip to γ (Alg. 1 step 4);
+//  * cepam-laplace: n = 1, b = 1/2, K = 4, T = 3, m = 2^13, the same inputs;
+//  * fl-gaussian (the floating-point baseline): σ = 1/2, K = 4, T = 3, m = 2^14, the same inputs.
+// Categories: the bin of the reconstruction error e = X̂ − X̃ (X̃ the clipped input, computed by the
+// test) among 8 bins cut at σ·{±1.6, ±1, ±0.5, 0} (Gaussian) or b·{±1.5, ±0.7, ±0.25, 0}
+// (Laplace), with exact bin probabilities from ref::NormalCdf / ref::Exp enclosures. The error is
+// exactly N(0, σ²)^n (Prop. 5) or Lap(0, b) (Thm 13) whatever the input, so one law per input
+// class (the classes are kept apart so that an input-dependent fault shows). Checks: law, rounds,
+// clients, coordinates (neighbours (j, j+1): inside a block for n = 2; (j, j+2): across blocks),
+// server (every decode equals DecodeCepamUplink of the replayed message under the documented key
+// and round; the broadcast is W_t + (1/K) Σ X̂), replay (every message equals EncodeCepamUplink
+// under DeriveKey(seed, "cepam-client", i), entity i, round t).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "dpfl/fl/cepam_training.hpp"
+#include "dpfl/fl/stream_util.hpp"
+#include "dpfl/ref/enclosure.hpp"
+#include "testing/loop_wiring_harness.hpp"
+
+namespace dpfl::testing::loopwiring {
+
+namespace cp_detail {
+
+inline constexpr int kPrec = 64;
+inline constexpr double kScale = 0.5;  // σ or b
+
+struct Run {
+  fl::CepamFlMechanism mechanism = fl::CepamFlMechanism::kCepamGaussian;
+  int lattice_dim = 1;
+  std::uint32_t clients = 0, rounds = 0;
+  std::size_t m = 0;
+  std::string tag;
+};
+
+inline bool ClipCase(std::uint32_t client, std::uint32_t round) { return client == 3 && round == 0; }
+
+inline std::vector<float> Design(const Run& run, std::uint32_t client, std::uint32_t round) {
+  std::vector<float> h(run.m);
+  static const float values[4] = {0.0f, 0x1p-7f, -0x1p-7f, 0x1p-8f};
+  for (std::size_t j = 0; j < run.m; ++j)
+    h[j] = ClipCase(client, round) ? ((j >> 1) & 1 ? -0x1p-4f : 0x1p-4f) : values[(j >> 1) & 3];
+  return h;
+}
+
+inline fl::CepamTrainConfig Config(const Run& run, std::uint64_t seed) {
+  fl::CepamTrainConfig c;
+  c.uplink.mechanism = run.mechanism;
+  c.uplink.lattice_dim = run.lattice_dim;
+  c.uplink.clip = 1.0;
+  if (fl::CepamFlGaussian(run.mechanism)) c.uplink.sigma = kScale;
+  if (fl::CepamFlLaplace(run.mechanism)) c.uplink.b = kScale;
+  c.clients = run.clients;
+  c.rounds = run.rounds;
+  c.local_steps = 1;
+  c.seed = seed;
+  return c;
+}
+
+// The 8 bins' exact probabilities and the cut points (in units of the scale).
+struct Bins {
+  bool gaussian = true;
+  std::vector<ref::Rational> cuts;
+  std::vector<double> probs;
+  explicit Bins(bool g) : gaussian(g) {
+    const double c[7] = {-1.6, -1.0, -0.5, 0.0, 0.5, 1.0, 1.6}, l[7] = {-1.5, -0.7, -0.25, 0.0, 0.25, 0.7, 1.5};
+    std::vector<double> cdf;
+    for (int i = 0; i < 7; ++i) {
+      const ref::Rational x(g ? c[i] : l[i]);  // the double is a dyadic rational: exact
+      cuts.push_back(x);
+      if (g) {
+        cdf.push_back(ref::NormalCdf(ref::Enclosure(kPrec, x)).MidDouble());
+      } else {
+        const ref::Enclosure half_tail = ref::Exp(ref::Enclosure(kPrec, x < 0 ? x : ref::Rational(-x))) / ref::Rational(2);
+        cdf.push_back(x < 0 ? half_tail.MidDouble() : 1.0 - half_tail.MidDouble());
+      }
+    }
+    double last = 0;
+    for (double v : cdf) {
+      probs.push_back(v - last);
+      last = v;
+    }
+    probs.push_back(1.0 - last);
+  }
+  int Of(double e) const {  // e in units of the scale
+    const ref::Rational x(e);
+    int b = 0;
+    while (b < 7 && x > cuts[static_cast<std::size_t>(b)]) ++b;
+    return b;
+  }
+};
+
+inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out) {
+  fl::CepamTrainConfig c = Config(run, seed);
+  std::vector<fl::ObservedRound> rounds;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("dpfl-loop-wiring-cepam-" + std::to_string(::getpid()) + "-" + run.tag);
+  c.out_dir = dir.string();
+  const std::size_t n = 8 * static_cast<std::size_t>(run.clients);
+  const data::Split split = IdentitySplit(n);
+  DesignTrainer trainer(run.m, Owners(data::IidShares(n, run.clients, seed), n),
+                        [&run](std::uint32_t i, std::uint32_t t) { return Design(run, i, t); });
+  c.observer = [&](const fl::ObservedRound& o) {
+    rounds.push_back(o);
+    trainer.NextRound();
+  };
+  fl::RunCepamTraining(c, split, trainer);
+  c.observer = nullptr;
+  std::filesystem::remove_all(dir);
+  if (rounds.size() != run.rounds) throw std::runtime_error("the observer saw " + std::to_string(rounds.size()) + " rounds");
+
+  const Bins bins(fl::CepamFlGaussian(run.mechanism));
+  Observations o;
+  o.Reset(run.rounds, run.clients, run.m);
+  const char* classes[5] = {"input 0", "input 2^-7", "input -2^-7", "input 2^-8", "clipped input (+-2^-4 scaled to norm 1)"};
+  for (const char* name : classes) {
+    o.laws.push_back(bins.probs);
+    o.law_names.push_back(std::string("error bins, ") + name);
+  }
+  std::size_t dec_n = 0, dec_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0;
+  std::string dec_first, agg_first, msg_first;
+  std::vector<float> previous(run.m, 0.0f);
+  for (std::uint32_t t = 0; t < run.rounds; ++t) {
+    const fl::ObservedRound& seen = rounds[t];
+    if (seen.uplinks.size() != run.clients) throw std::runtime_error("a CEPAM round without every client");
+    std::vector<double> sum(run.m, 0.0);
+    for (const fl::ObservedUplink& u : seen.uplinks) {
+      if (u.client >= run.clients || u.input.size() != run.m || u.decoded.size() != run.m)
+        throw std::runtime_error("observed uplink of the wrong shape");
+      const std::string at = "round " + std::to_string(t) + " client " + std::to_string(u.client);
+      // X̃ = X / max{1, ‖X‖₂/γ} (Alg. 1 step 4), then the error bins.
+      double n2 = 0;
+      for (float v : u.input) n2 += static_cast<double>(v) * v;
+      const double shrink = std::max(1.0, std::sqrt(n2) / c.uplink.clip);
+      for (std::size_t j = 0; j < run.m; ++j) {
+        const double e = u.decoded[j] - static_cast<double>(u.input[j]) / shrink;
+        Observations::Cell& cell = o.At(t, u.client, j);
+        cell.category = std::isfinite(e) ? bins.Of(e / kScale) : 0;
+        cell.law = shrink > 1.0 ? 4 : static_cast<int>((j >> 1) & 3);
+        sum[j] += u.decoded[j];
+      }
+      // Replay: the message under the documented key, entity and round, and its decode.
+      const rng::StreamKey key = fl::DeriveKey(seed, "cepam-client", u.client);
+      const fl::CepamUplinkMessage msg = fl::EncodeCepamUplink(c.uplink, u.input, key, u.client, t);
+      ++msg_n;
+      if ((msg.coded.words != u.words || msg.values != u.floats || msg.Bits() != u.bits) && !msg_bad++) msg_first = at;
+      const std::vector<double> x_hat = fl::DecodeCepamUplink(c.uplink, msg, key, t, run.m);
+      ++dec_n;
+      if (x_hat != u.decoded && !dec_bad++) dec_first = at;
+    }
+    for (std::size_t j = 0; j < run.m; ++j) {
+      const double want = static_cast<double>(previous[j]) + sum[j] / static_cast<double>(run.clients);
+      ++agg_n;
+      if (std::fabs(static_cast<double>(seen.broadcast.at(j)) - want) > 1e-6 * (1 + std::fabs(want)) && !agg_bad++)
+        agg_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
+    }
+    previous = seen.broadcast;
+  }
+  LawChecks(o, run.tag, out);
+  IndependenceChecks(o, run.tag, {2}, out);
+  out.push_back(ExactCheck(Kind::kServer, run.tag + ": each decode = DecodeCepamUplink under the documented key and round", dec_n,
+                           dec_bad, dec_first));
+  out.push_back(ExactCheck(Kind::kServer, run.tag + ": broadcast = W_t + (1/K) sum of the decodes", agg_n, agg_bad, agg_first));
+  out.push_back(ExactCheck(Kind::kReplay, run.tag + ": messages replay from DeriveKey(seed, \"cepam-client\", i), entity i, round t",
+                           msg_n, msg_bad, msg_first));
+}
+
+}  // namespace cp_detail
+
+inline SuiteResult RunCepamLoopSuite(std::uint64_t seed = 2) {
+  SuiteResult r;
+  r.loop = "loop-cepam";
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    using fl::CepamFlMechanism;
+    const cp_detail::Run runs[] = {
+        {CepamFlMechanism::kCepamGaussian, 2, 6, 4, std::size_t{1} << 14, "cepam-gaussian"},
+        {CepamFlMechanism::kCepamLaplace, 1, 4, 3, std::size_t{1} << 13, "cepam-laplace"},
+        {CepamFlMechanism::kFlGaussian, 1, 4, 3, std::size_t{1} << 14, "fl-gaussian"},
+    };
+    for (const cp_detail::Run& run : runs) cp_detail::Analyse(run, seed, r.checks);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  ApplyHolm(r);
+  r.seconds = SecondsSince(t0);
+  return r;
+}
+
+}  // namespace dpfl::testing::loopwiring

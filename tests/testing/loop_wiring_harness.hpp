@@ -1,0 +1,346 @@
+// The FL-layer harness of the update-based loops (seed 002 CEPAM, seed 003 quantized Gaussian,
+// seed 004 DPFL-BNN): the pieces the three loop suites share (tests/testing/loop_wiring_{qgauss,
+// cepam,bnn}.hpp). The suites run the REAL loops (RunQgaussTraining, RunCepamTraining,
+// RunBnnTraining) with a design trainer in place of the network and read what crossed the wire
+// through the loops' RoundObserver (dpfl/fl/round_observer.hpp). They are behaviour-level: they
+// see messages, decodes, participation and broadcasts, never the loops' internals, so a
+// refactoring of the loops (one round engine) runs under them unchanged.
+//
+// Every observed coordinate of every message becomes a *category* whose exact law given the
+// client's input the reference states (seed 003: the level index, QuantizedGaussianGridPmf; seed
+// 004: the upload bit, BnnUploadPlusProbability; seed 002: the bin of the reconstruction error
+// under the exact normal CDF). The checks (each one p-value; Holm over the whole suite at
+// α_suite = 1e-3, DESIGN.md "Statistical testing conventions"):
+//   law          counts per input against the exact pmf (G-test);
+//   rounds       the joint table of (category in round t, category in round t + 1) of the same
+//                client and coordinate against Σ_pairs p ⊗ p' (the product of the exact marginals);
+//   clients      the same for two clients in one round, same coordinate;
+//   coordinates  the same for coordinates j, j' of one message (neighbours, and across the
+//                mechanism's chunk/block/word boundaries);
+//   participation (seed 003) the Poisson sampling: marginal, across rounds, across clients;
+//   server       the server's decode of every message and its aggregate/broadcast recomputed by
+//                the test from the messages (exact; p = 0 on a difference, else 1);
+//   replay       every message reproduced from the keys and stream addresses the docs state,
+//                with the mechanism-level encoder (itself held to the reference by the
+//                mechanism harnesses); exact, p = 0 or 1.
+// A pooled pair table mixes pairs whose inputs differ; its expected counts are the sums of the
+// pairs' exact product laws, and Pearson/G statistics of such sums of independent non-identical
+// categorical draws are stochastically no larger than χ² (the variance of a sum of
+// non-identical Bernoullis is at most the binomial one): the stated α is conservative.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dpfl/data/datasets.hpp"
+#include "dpfl/fl/round_observer.hpp"
+#include "dpfl/fl/trainer.hpp"
+#include "testing/stat.hpp"
+
+namespace dpfl::testing::loopwiring {
+
+inline constexpr double kSuiteAlpha = 1e-3;
+inline constexpr double kPower = 0.999;
+
+enum class Kind { kLaw, kRounds, kClients, kCoordinates, kParticipation, kServer, kReplay };
+inline constexpr Kind kAllKinds[] = {Kind::kLaw,           Kind::kRounds, Kind::kClients, Kind::kCoordinates,
+                                     Kind::kParticipation, Kind::kServer, Kind::kReplay};
+inline const char* KindName(Kind k) {
+  switch (k) {
+    case Kind::kLaw: return "law";
+    case Kind::kRounds: return "rounds";
+    case Kind::kClients: return "clients";
+    case Kind::kCoordinates: return "coordinates";
+    case Kind::kParticipation: return "participation";
+    case Kind::kServer: return "server";
+    case Kind::kReplay: return "replay";
+  }
+  return "?";
+}
+
+struct Check {
+  Kind kind = Kind::kLaw;
+  std::string what;
+  double statistic = 0;
+  int dof = 0;          // 0 for the exact checks
+  double p_value = 1;
+  std::size_t samples = 0;
+  bool rejected = false;
+};
+
+struct SuiteResult {
+  std::string loop;
+  std::vector<Check> checks;
+  std::string error;     // an exception from the loop or the fixture (the suite then fails)
+  std::size_t rejected = 0;
+  double seconds = 0;
+  std::size_t Count(Kind k) const {
+    return static_cast<std::size_t>(std::count_if(checks.begin(), checks.end(), [k](const Check& c) { return c.kind == k; }));
+  }
+  std::size_t Rejected(Kind k) const {
+    return static_cast<std::size_t>(
+        std::count_if(checks.begin(), checks.end(), [k](const Check& c) { return c.kind == k && c.rejected; }));
+  }
+  std::string RejectedByKind() const {
+    std::string s;
+    for (Kind k : kAllKinds)
+      if (Rejected(k)) s += (s.empty() ? "" : ", ") + std::string(KindName(k)) + " " + std::to_string(Rejected(k));
+    return s.empty() ? "none" : s;
+  }
+  const Check* Strongest() const {
+    const Check* best = nullptr;
+    for (const Check& c : checks)
+      if (!best || c.p_value < best->p_value) best = &c;
+    return best;
+  }
+};
+
+// Holm over the suite; sets `rejected`.
+inline void ApplyHolm(SuiteResult& r) {
+  std::vector<double> p;
+  for (const Check& c : r.checks) p.push_back(c.p_value);
+  const std::vector<bool> reject = stat::HolmReject(p, kSuiteAlpha);
+  r.rejected = 0;
+  for (std::size_t i = 0; i < r.checks.size(); ++i) {
+    r.checks[i].rejected = reject[i];
+    r.rejected += reject[i] ? 1 : 0;
+  }
+}
+
+inline Check GCheck(Kind kind, const std::string& what, std::span<const std::uint64_t> counts, std::span<const double> probs) {
+  const stat::GofResult g = stat::GTestGof(counts, probs);
+  std::uint64_t n = 0;
+  for (std::uint64_t c : counts) n += c;
+  return {kind, what, g.statistic, g.dof, g.p_value, static_cast<std::size_t>(n), false};
+}
+
+inline Check ExactCheck(Kind kind, const std::string& what, std::size_t compared, std::size_t differing,
+                        const std::string& first_difference) {
+  Check c{kind, what, static_cast<double>(differing), 0, differing ? 0.0 : 1.0, compared, false};
+  if (differing) c.what += " [" + std::to_string(differing) + " differ; first: " + first_difference + "]";
+  return c;
+}
+
+// The categorical observations of one suite: category and law (an index into `laws`) of
+// coordinate j of client i's message in round t.
+struct Observations {
+  std::vector<std::vector<double>> laws;  // exact pmfs (reference enclosures' midpoints)
+  std::vector<std::string> law_names;
+  struct Cell {
+    int category = -1;  // -1: not observed (client absent)
+    int law = -1;
+  };
+  std::uint32_t rounds = 0, clients = 0;
+  std::size_t coordinates = 0;
+  std::vector<Cell> cells;  // [t][i][j]
+  void Reset(std::uint32_t t, std::uint32_t k, std::size_t m) {
+    rounds = t;
+    clients = k;
+    coordinates = m;
+    cells.assign(static_cast<std::size_t>(t) * k * m, Cell{});
+  }
+  Cell& At(std::uint32_t t, std::uint32_t i, std::size_t j) { return cells[(static_cast<std::size_t>(t) * clients + i) * coordinates + j]; }
+  const Cell& At(std::uint32_t t, std::uint32_t i, std::size_t j) const {
+    return cells[(static_cast<std::size_t>(t) * clients + i) * coordinates + j];
+  }
+  int Categories() const { return laws.empty() ? 0 : static_cast<int>(laws[0].size()); }
+};
+
+// Law checks: one G-test per law, pooling every cell observed under it.
+inline void LawChecks(const Observations& o, const std::string& tag, std::vector<Check>& out) {
+  const int k = o.Categories();
+  std::vector<std::vector<std::uint64_t>> counts(o.laws.size(), std::vector<std::uint64_t>(static_cast<std::size_t>(k), 0));
+  for (const Observations::Cell& c : o.cells)
+    if (c.category >= 0) ++counts[static_cast<std::size_t>(c.law)][static_cast<std::size_t>(c.category)];
+  for (std::size_t l = 0; l < o.laws.size(); ++l) {
+    std::uint64_t n = 0;
+    for (std::uint64_t c : counts[l]) n += c;
+    if (n == 0) continue;
+    out.push_back(GCheck(Kind::kLaw, tag + ": " + o.law_names[l], counts[l], o.laws[l]));
+  }
+}
+
+// One pooled pair table: pairs of observed cells, against Σ p_a ⊗ p_b.
+class PairTable {
+ public:
+  explicit PairTable(int categories) : k_(categories) {
+    counts_.resize(static_cast<std::size_t>(categories) * static_cast<std::size_t>(categories));
+    expected_.resize(counts_.size());
+  }
+  void Add(const Observations& o, const Observations::Cell& a, const Observations::Cell& b) {
+    if (a.category < 0 || b.category < 0) return;
+    ++counts_[static_cast<std::size_t>(a.category * k_ + b.category)];
+    const std::vector<double>& pa = o.laws[static_cast<std::size_t>(a.law)];
+    const std::vector<double>& pb = o.laws[static_cast<std::size_t>(b.law)];
+    for (int x = 0; x < k_; ++x)
+      for (int y = 0; y < k_; ++y) expected_[static_cast<std::size_t>(x * k_ + y)] += pa[static_cast<std::size_t>(x)] * pb[static_cast<std::size_t>(y)];
+    ++pairs_;
+  }
+  Check Finish(Kind kind, const std::string& what) const {
+    std::vector<double> probs(expected_.size());
+    for (std::size_t c = 0; c < probs.size(); ++c) probs[c] = pairs_ ? expected_[c] / static_cast<double>(pairs_) : 0.0;
+    return GCheck(kind, what, counts_, probs);
+  }
+  std::size_t pairs() const { return pairs_; }
+
+ private:
+  int k_;
+  std::vector<std::uint64_t> counts_;
+  std::vector<double> expected_;
+  std::size_t pairs_ = 0;
+};
+
+// The three independence families. Within one table every observed cell enters at most one pair,
+// so the pairs are independent draws under the null (a cell paired twice would count its own
+// fluctuation twice). Rounds: (t, t + 1) for even t, and for odd t, all clients and coordinates. Clients, pooled
+// over rounds: neighbours (i, i + 1) for even i, for odd i, and the halves (i, i + ⌈K/2⌉).
+// Coordinates: (j, j + 1) for even j, and for each offset d of `boundaries` (the mechanism's
+// chunk, block or word boundaries) the pairs (j, j + d) with ⌊j/d⌋ even.
+inline void IndependenceChecks(const Observations& o, const std::string& tag, const std::vector<std::size_t>& boundaries,
+                               std::vector<Check>& out) {
+  const int k = o.Categories();
+  for (std::uint32_t parity = 0; parity < 2; ++parity) {
+    PairTable table(k);
+    for (std::uint32_t t = parity; t + 1 < o.rounds; t += 2)
+      for (std::uint32_t i = 0; i < o.clients; ++i)
+        for (std::size_t j = 0; j < o.coordinates; ++j) table.Add(o, o.At(t, i, j), o.At(t + 1, i, j));
+    if (table.pairs())
+      out.push_back(table.Finish(Kind::kRounds, tag + ": rounds (t, t+1), t " + (parity ? "odd" : "even")));
+  }
+  const std::uint32_t half = (o.clients + 1) / 2;
+  struct Family {
+    std::string name;
+    std::uint32_t first, step, offset, end;
+  };
+  const Family families[] = {{"clients (i, i+1), i even", 0, 2, 1, o.clients},
+                             {"clients (i, i+1), i odd", 1, 2, 1, o.clients},
+                             {"clients (i, i+" + std::to_string(half) + ")", 0, 1, half, o.clients - half}};
+  for (const Family& f : families) {
+    if (f.offset == 0) continue;
+    PairTable table(k);
+    for (std::uint32_t t = 0; t < o.rounds; ++t)
+      for (std::uint32_t i = f.first; i < f.end && i + f.offset < o.clients; i += f.step)
+        for (std::size_t j = 0; j < o.coordinates; ++j) table.Add(o, o.At(t, i, j), o.At(t, i + f.offset, j));
+    if (table.pairs()) out.push_back(table.Finish(Kind::kClients, tag + ": " + f.name));
+  }
+  PairTable neighbours(k);
+  std::vector<PairTable> across;
+  for (std::size_t b = 0; b < boundaries.size(); ++b) across.emplace_back(k);
+  for (std::uint32_t t = 0; t < o.rounds; ++t)
+    for (std::uint32_t i = 0; i < o.clients; ++i) {
+      for (std::size_t j = 0; j + 1 < o.coordinates; j += 2) neighbours.Add(o, o.At(t, i, j), o.At(t, i, j + 1));
+      for (std::size_t b = 0; b < boundaries.size(); ++b)
+        for (std::size_t j = 0; j + boundaries[b] < o.coordinates; ++j)
+          if ((j / boundaries[b]) % 2 == 0) across[b].Add(o, o.At(t, i, j), o.At(t, i, j + boundaries[b]));
+    }
+  if (neighbours.pairs()) out.push_back(neighbours.Finish(Kind::kCoordinates, tag + ": coordinates (j, j+1), j even"));
+  for (std::size_t b = 0; b < boundaries.size(); ++b)
+    if (across[b].pairs())
+      out.push_back(across[b].Finish(Kind::kCoordinates, tag + ": coordinates (j, j+" + std::to_string(boundaries[b]) + ")"));
+}
+
+// ---- the fixture: a data set whose samples name themselves, and a design trainer ----------------
+
+// n samples of one 1×1×1 "pixel" equal to the sample's index (exact in float for n < 2^24): a
+// shard tells whose it is. The loops never look at pixels; the design trainer does.
+inline data::Split IdentitySplit(std::size_t n) {
+  data::Dataset d;
+  d.channels = d.height = d.width = 1;
+  d.classes = 10;
+  for (std::size_t s = 0; s < n; ++s) {
+    d.images.push_back(static_cast<float>(s));
+    d.labels.push_back(static_cast<std::int64_t>(s % 10));
+  }
+  data::Split split;
+  split.train = d;
+  split.validation = d.Subset({0, 1});
+  split.test = d.Subset({0, 1});
+  return split;
+}
+
+// owner[s] = the client holding train sample s (IID shares of the loops; -1 for dropped samples).
+inline std::vector<int> Owners(const std::vector<std::vector<std::size_t>>& shares, std::size_t n) {
+  std::vector<int> owner(n, -1);
+  for (std::size_t i = 0; i < shares.size(); ++i)
+    for (std::size_t s : shares[i]) owner[s] = static_cast<int>(i);
+  return owner;
+}
+
+// A LocalTrainer whose "training" adds the design update h(client, round) to the model it is
+// given: the loop then computes W^k − W_t ≈ h (float subtraction) and encodes it. The round is
+// the number of observer calls so far (the suites' observers call NextRound()).
+class DesignTrainer final : public fl::LocalTrainer {
+ public:
+  using Design = std::function<std::vector<float>(std::uint32_t client, std::uint32_t round)>;
+  DesignTrainer(std::size_t m, std::vector<int> owner, Design design) : m_(m), owner_(std::move(owner)), design_(std::move(design)) {}
+  std::vector<std::size_t> LayerSizes() const override { return {m_}; }
+  std::vector<float> InitialWeights() const override { return std::vector<float>(m_, 0.0f); }
+  std::vector<float> TrainLocal(const std::vector<float>& w, const data::Dataset& data, const std::vector<std::size_t>&, int,
+                                double* mean_loss) override {
+    const int client = owner_.at(static_cast<std::size_t>(data.images.at(0)));
+    if (client < 0) throw std::logic_error("design trainer: a shard holds a dropped sample");
+    const std::vector<float> h = design_(static_cast<std::uint32_t>(client), round_);
+    std::vector<float> local(w.size());
+    for (std::size_t j = 0; j < w.size(); ++j) local[j] = w[j] + h[j];
+    if (mean_loss) *mean_loss = 0;
+    return local;
+  }
+  fl::Evaluation Evaluate(const std::vector<float>&, const data::Dataset&) override { return {}; }
+  void NextRound() { ++round_; }
+
+ private:
+  std::size_t m_;
+  std::vector<int> owner_;
+  Design design_;
+  std::uint32_t round_ = 0;
+};
+
+// Power, as DESIGN.md asks: the smallest Cohen w each check detects with probability ≥ kPower at
+// the Holm step-1 level α/m (the most demanding step), from its own sample size and dof.
+inline void PrintPower(const SuiteResult& r) {
+  const double level = kSuiteAlpha / static_cast<double>(std::max<std::size_t>(1, r.checks.size()));
+  for (Kind k : kAllKinds) {
+    double worst = 0;
+    std::size_t n = 0, exact = 0;
+    for (const Check& c : r.checks) {
+      if (c.kind != k) continue;
+      ++n;
+      if (c.dof == 0) {
+        ++exact;
+        continue;
+      }
+      worst = std::max(worst, stat::MinDetectableEffect(c.dof, level, kPower, static_cast<double>(c.samples)));
+    }
+    if (!n) continue;
+    if (exact == n)
+      std::printf("[%s]   %-13s %3zu exact checks (false-alarm probability 0; any difference rejects)\n", r.loop.c_str(), KindName(k), n);
+    else
+      std::printf("[%s]   %-13s %3zu checks: every one detects Cohen w >= %.4f w.p. >= %.3f at the step-1 level %.3g\n",
+                  r.loop.c_str(), KindName(k), n, worst, kPower, level);
+  }
+}
+
+inline void PrintSummary(const SuiteResult& r) {
+  const Check* s = r.Strongest();
+  std::printf("[%s] alpha_suite=%g, Holm over m=%zu checks; %zu rejected (%s); smallest p=%.3g (%s); time %.2f s\n", r.loop.c_str(),
+              kSuiteAlpha, r.checks.size(), r.rejected, r.RejectedByKind().c_str(), s ? s->p_value : 1.0,
+              s ? s->what.c_str() : "-", r.seconds);
+  for (const Check& c : r.checks)
+    if (c.rejected) std::printf("[%s]   rejected %s: %s (statistic %.4g, dof %d, p %.3g, N %zu)\n", r.loop.c_str(), KindName(c.kind),
+                                c.what.c_str(), c.statistic, c.dof, c.p_value, c.samples);
+}
+
+inline double SecondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace dpfl::testing::loopwiring

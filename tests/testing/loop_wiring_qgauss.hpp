@@ -1,0 +1,236 @@
+// The seed-003 loop's FL-layer suite (RunQgaussTraining, dpfl/fl/qgauss_training.hpp), on the
+// shared pieces of tests/testing/loop_wiring_harness.hpp.
+//
+// Two runs of the real loop with the design trainer, mechanism qgauss (σ = 0.35, k = 5, C = 1, so
+// δ_q = 1/2, grid unit g = 2^-17, s = ⌈(σ/g)²⌉^½ ≈ 45,875 grid units):
+//  * full: K = 6 clients, T = 4 rounds, m = 2^14 coordinates (4 noise chunks of 4096); inputs
+//    {0, 2^-8, −2^-8, 2^-9} by coordinate pair (‖h‖₂ = 0.375 < C/2, no clip), except client 3 in
+//    round 0, whose ±2^-5 update (‖h‖₂ = 4) the loop must clip by the exact factor 1/8;
+//  * poisson: K = 16, T = 64, q = 3/8 (so q̃ = ⌈q 2^64⌉/2^64 = q exactly), m = 2^8.
+// Categories: the level index read from the packed message by the test (b = 3 bits per index,
+// little-endian words); laws: ref::QuantizedGaussianGridPmf at the reference's grid position of the
+// clipped input. Checks: law, rounds, clients, coordinates (neighbours; j vs j + 4096, the noise
+// chunk boundary), participation (marginal Bernoulli(q), rounds, clients), server (each decode is
+// B(index) = −C + index·2C/(k − 1) computed in rationals; the broadcast is W_t + (1/|S_t|) Σ x̂,
+// E13; no participant: unchanged), replay (the participants are the sampling stream's decisions —
+// word i of DeriveKey(seed, "qgauss-sampling") at (t, 0, kPairing) below ⌈q 2^64⌉ — and every
+// message is QgaussEncode under DeriveKey(seed, "qgauss-client", i), round t, entity i).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "dpfl/fl/qgauss_training.hpp"
+#include "dpfl/fl/stream_util.hpp"
+#include "dpfl/ref/quantized_gaussian_grid.hpp"
+#include "testing/loop_wiring_harness.hpp"
+
+namespace dpfl::testing::loopwiring {
+
+namespace qg_detail {
+
+inline constexpr double kSigma = 0.35, kClip = 1.0;
+inline constexpr std::uint32_t kLevels = 5;
+inline constexpr int kIndexBits = 3;
+
+struct Run {
+  std::uint32_t clients = 0, rounds = 0;
+  std::size_t m = 0;
+  double sampling = 1.0;
+  std::string tag;
+};
+
+inline std::vector<float> Design(const Run& run, std::uint32_t client, std::uint32_t round) {
+  std::vector<float> h(run.m);
+  const bool clip_case = run.sampling == 1.0 && client == 3 && round == 0;
+  static const float values[4] = {0.0f, 0x1p-8f, -0x1p-8f, 0x1p-9f};
+  for (std::size_t j = 0; j < run.m; ++j) h[j] = clip_case ? ((j >> 1) & 1 ? -0x1p-5f : 0x1p-5f) : values[(j >> 1) & 3];
+  return h;
+}
+
+inline std::uint32_t IndexAt(const std::vector<std::uint64_t>& words, std::size_t j) {
+  std::uint32_t v = 0;
+  for (int b = 0; b < kIndexBits; ++b) {
+    const std::size_t bit = j * kIndexBits + static_cast<std::size_t>(b);
+    if (bit / 64 < words.size() && ((words[bit / 64] >> (bit % 64)) & 1)) v |= 1u << b;
+  }
+  return v;
+}
+
+struct RunResult {
+  std::vector<fl::ObservedRound> rounds;
+  fl::QgaussTrainConfig config;
+};
+
+inline RunResult RunLoop(const Run& run, std::uint64_t seed) {
+  RunResult r;
+  fl::QgaussTrainConfig& c = r.config;
+  c.mechanism = fl::QgaussFlMechanism::kQgauss;
+  c.noise = {kSigma, kLevels, kClip};
+  c.clients = run.clients;
+  c.rounds = run.rounds;
+  c.local_epochs = 1;
+  c.batch = 1;
+  c.sampling_rate = run.sampling;
+  c.seed = seed;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("dpfl-loop-wiring-qgauss-" + std::to_string(::getpid()) + "-" + run.tag);
+  c.out_dir = dir.string();
+  const std::size_t n = 8 * static_cast<std::size_t>(run.clients);
+  const data::Split split = IdentitySplit(n);
+  DesignTrainer trainer(run.m, Owners(data::IidShares(n, run.clients, seed), n),
+                        [&run](std::uint32_t i, std::uint32_t t) { return Design(run, i, t); });
+  c.observer = [&](const fl::ObservedRound& o) {
+    r.rounds.push_back(o);
+    trainer.NextRound();
+  };
+  fl::RunQgaussTraining(c, split, trainer);
+  c.observer = nullptr;
+  std::filesystem::remove_all(dir);
+  return r;
+}
+
+// The reference's grid and the pmf cache (one law per grid position).
+struct Laws {
+  ref::QgGrid grid = ref::QuantizedGaussianGridFor(ref::Rational(kSigma), kLevels, ref::Rational(kClip));
+  std::map<std::string, int> by_position;
+  int LawOf(Observations& o, const ref::Int& q) {
+    const std::string key = q.str();
+    const auto it = by_position.find(key);
+    if (it != by_position.end()) return it->second;
+    std::vector<double> p;
+    for (const auto& e : ref::QuantizedGaussianGridPmf(grid, q, 64)) p.push_back(e.MidDouble());
+    o.laws.push_back(p);
+    o.law_names.push_back("index law at grid position q = " + key);
+    const int id = static_cast<int>(o.laws.size()) - 1;
+    by_position[key] = id;
+    return id;
+  }
+};
+
+// Categories of one run, plus the server and replay checks (exact).
+inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out) {
+  Laws laws;
+  Observations o;
+  o.Reset(run.rounds, run.clients, run.m);
+  const fl::QgaussGrid grid = fl::MakeQgaussGrid(rr.config.noise);
+  const ref::Rational two_c(2 * kClip);
+  std::size_t support_bad = 0, decode_n = 0, decode_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0, who_bad = 0;
+  std::string support_first, decode_first, agg_first, msg_first, who_first;
+  // The sampling threshold ⌈q·2^64⌉ in exact arithmetic (2^64 − 1 at most; q = 1: everybody).
+  const ref::Rational scaled = ref::Rational(run.sampling) * ref::Rational(ref::Int(1) << 64);
+  ref::Int thr = ref::FloorInt(scaled);
+  if (ref::Rational(thr) != scaled) thr += 1;
+  const std::uint64_t threshold = thr >= (ref::Int(1) << 64) ? ~std::uint64_t{0} : thr.convert_to<std::uint64_t>();
+  std::vector<float> previous(run.m, 0.0f);
+  std::vector<std::vector<int>> present(run.rounds, std::vector<int>(run.clients, 0));
+  if (rr.rounds.size() != run.rounds) throw std::runtime_error("the observer saw " + std::to_string(rr.rounds.size()) + " rounds");
+  for (std::uint32_t t = 0; t < run.rounds; ++t) {
+    const fl::ObservedRound& seen = rr.rounds[t];
+    // Participants: the documented sampling decisions.
+    std::vector<std::uint32_t> expected;
+    fl::StreamCursor sampler;
+    sampler.ctx.key = fl::DeriveKey(rr.config.seed, "qgauss-sampling");
+    sampler.addr = {t, 0, rng::Purpose::kPairing};
+    for (std::uint32_t i = 0; i < run.clients; ++i) {
+      sampler.index = i;
+      if (run.sampling == 1.0 || sampler.Next() < threshold) expected.push_back(i);
+    }
+    std::vector<std::uint32_t> got;
+    for (const auto& u : seen.uplinks) got.push_back(u.client);
+    if (got != expected && !who_bad++) who_first = "round " + std::to_string(t);
+    std::vector<double> sum(run.m, 0.0);
+    for (const fl::ObservedUplink& u : seen.uplinks) {
+      if (u.client >= run.clients || u.input.size() != run.m || u.decoded.size() != run.m)
+        throw std::runtime_error("observed uplink of the wrong shape");
+      present[t][u.client] = 1;
+      // The input as the mechanism clips it (ℓ2 to C/2), then the reference's grid position.
+      double n2 = 0;
+      for (float v : u.input) n2 += static_cast<double>(v) * v;
+      const double factor = std::sqrt(n2) > kClip / 2 ? (kClip / 2) / std::sqrt(n2) : 1.0;
+      for (std::size_t j = 0; j < run.m; ++j) {
+        const std::uint32_t idx = IndexAt(u.words, j);
+        Observations::Cell& cell = o.At(t, u.client, j);
+        if (idx >= kLevels) {
+          if (!support_bad++) support_first = "round " + std::to_string(t) + " client " + std::to_string(u.client);
+          continue;
+        }
+        const double x = static_cast<double>(u.input[j]) * factor;
+        cell.law = laws.LawOf(o, ref::QuantizedGaussianGridPosition(laws.grid, ref::Rational(x)));
+        cell.category = static_cast<int>(idx);
+        // Server: x̂_j = B(index) = −C + index·2C/(k − 1).
+        const double level = (ref::Rational(-kClip) + ref::Rational(idx) * two_c / (kLevels - 1)).convert_to<double>();
+        ++decode_n;
+        if (std::fabs(u.decoded[j] - level) > 1e-6 && !decode_bad++)
+          decode_first = "round " + std::to_string(t) + " client " + std::to_string(u.client) + " coordinate " + std::to_string(j);
+        sum[j] += u.decoded[j];
+      }
+      // Replay from the documented key and address.
+      quant::StreamContext ctx;
+      ctx.generator = rr.config.generator;
+      ctx.key = fl::DeriveKey(rr.config.seed, "qgauss-client", u.client);
+      ctx.round = t;
+      const fl::QgaussMessage replay = fl::QgaussEncode(grid, fl::QgaussClipToGrid(grid, u.input), ctx, u.client);
+      ++msg_n;
+      if (replay.words != u.words && !msg_bad++) msg_first = "round " + std::to_string(t) + " client " + std::to_string(u.client);
+    }
+    // Server: W_{t+1} = W_t + (1/|S_t|) Σ x̂ (E13), unchanged without participants.
+    const double s = static_cast<double>(seen.uplinks.size());
+    for (std::size_t j = 0; j < run.m; ++j) {
+      const double want = static_cast<double>(previous[j]) + (s > 0 ? sum[j] / s : 0.0);
+      ++agg_n;
+      if (std::fabs(static_cast<double>(seen.broadcast.at(j)) - want) > 1e-6 * (1 + std::fabs(want)) && !agg_bad++)
+        agg_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
+    }
+    previous = seen.broadcast;
+  }
+  const std::string& tag = run.tag;
+  out.push_back(ExactCheck(Kind::kLaw, tag + ": every index in [0, k)", decode_n + support_bad, support_bad, support_first));
+  LawChecks(o, tag, out);
+  IndependenceChecks(o, tag, {fl::kQgaussChunk}, out);
+  out.push_back(ExactCheck(Kind::kServer, tag + ": each decode is B(index)", decode_n, decode_bad, decode_first));
+  out.push_back(ExactCheck(Kind::kServer, tag + ": broadcast = W_t + mean of the participants' decodes (E13)", agg_n, agg_bad, agg_first));
+  out.push_back(ExactCheck(Kind::kReplay, tag + ": participants = the documented sampling decisions", run.rounds, who_bad, who_first));
+  out.push_back(ExactCheck(Kind::kReplay, tag + ": messages replay from DeriveKey(seed, \"qgauss-client\", i), round t, entity i",
+                           msg_n, msg_bad, msg_first));
+  if (run.sampling < 1.0) {
+    const double q = run.sampling;
+    const std::vector<double> marginal{1 - q, q};
+    std::vector<std::uint64_t> counts(2, 0);
+    for (const auto& row : present)
+      for (int p : row) ++counts[static_cast<std::size_t>(p)];
+    out.push_back(GCheck(Kind::kParticipation, tag + ": participation ~ Bernoulli(q)", counts, marginal));
+    const std::vector<double> product{(1 - q) * (1 - q), (1 - q) * q, q * (1 - q), q * q};
+    std::vector<std::uint64_t> rounds(4, 0), clients(4, 0);
+    for (std::uint32_t t = 0; t < run.rounds; ++t)
+      for (std::uint32_t i = 0; i < run.clients; ++i) {
+        if (t + 1 < run.rounds) ++rounds[static_cast<std::size_t>(2 * present[t][i] + present[t + 1][i])];
+        if (i + 1 < run.clients) ++clients[static_cast<std::size_t>(2 * present[t][i] + present[t][i + 1])];
+      }
+    out.push_back(GCheck(Kind::kParticipation, tag + ": participation in rounds t, t+1 independent", rounds, product));
+    out.push_back(GCheck(Kind::kParticipation, tag + ": participation of clients i, i+1 independent", clients, product));
+  }
+}
+
+}  // namespace qg_detail
+
+inline SuiteResult RunQgaussLoopSuite(std::uint64_t seed = 3) {
+  SuiteResult r;
+  r.loop = "loop-qgauss";
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    const qg_detail::Run full{6, 4, std::size_t{1} << 14, 1.0, "full"};
+    const qg_detail::Run poisson{16, 64, std::size_t{1} << 8, 0.375, "poisson"};
+    for (const qg_detail::Run& run : {full, poisson}) qg_detail::Analyse(run, qg_detail::RunLoop(run, seed), r.checks);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  ApplyHolm(r);
+  r.seconds = SecondsSince(t0);
+  return r;
+}
+
+}  // namespace dpfl::testing::loopwiring
