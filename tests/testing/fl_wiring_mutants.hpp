@@ -1,12 +1,14 @@
 // Test-only selector of the FL wiring mutants (docs/mutants.md "FL wiring mutants").
 //
-// The FL layer (production/src/fl/mechanisms.cpp, protocol.cpp) holds a few one-line guarded
+// The FL layer (production/src/fl/mechanisms.cpp, protocol.cpp, and the update-based loops
+// qgauss_training.cpp, cepam_training.cpp, cepam_uplink.cpp, bnn_training.cpp) holds one-line guarded
 // blocks `#ifdef DPFL_FL_WIRING_MUTANTS … #endif` that read the selector below. The production
 // library dpfl_fl never defines the macro, so its code has no seam and no reference to the
 // selector (a ctest, `dpfl_fl_has_no_wiring_seam`, checks that the symbol is absent from
 // libdpfl_fl.a). tests/CMakeLists.txt compiles the same sources once more, with the macro,
-// into the test-only static library dpfl_fl_wiring_mutants, which only
-// tests/mutants/fl_wiring_mutant_test.cpp links; that test defines the selector.
+// into the test-only static library dpfl_fl_wiring_mutants, which only the mutant tests
+// tests/mutants/fl_wiring_mutant_test.cpp and loop_wiring_mutant_test.cpp link; each defines the
+// selector.
 #pragma once
 
 namespace dpfl::testing {
@@ -23,6 +25,32 @@ enum class FlWiringMutant : int {
   kPrivateCoinsFromPairKey,  // (viii) EncodeClient: a paired client's private coins keyed by the pair key
   kLayerlessPrivateKey,   // (ix)   EncodeClient: private coins keyed by the layer-0 key in every layer
   kPairingNotPerRound,    // (x)    BeginRound: the server's pairing/dropout stream without the round
+  // Loop wiring mutants of the update-based loops (tests/mutants/loop_wiring_mutant_test.cpp):
+  // seed 003, production/src/fl/qgauss_training.cpp
+  kQgaussRoundFixed,          // Q1 Encode: round 0 in the stream context (noise and coins repeat every round)
+  kQgaussSharedClientKey,     // Q2 one client key for all clients (DeriveKey(seed, "qgauss-client", 0))
+  kQgaussClientIndexDropped,  // Q3 Encode: entity 0 in every client's stream addresses
+  kQgaussSamplingNotPerRound, // Q4 the Poisson sampling stream at round 0 in every round
+  kQgaussOneSamplingCoin,     // Q5 one sampling word for all clients of a round (word 0)
+  kQgaussDivideByK,           // Q6 W_{t+1} = W_t + (1/K) Σ x̂ over the participants (E13 as printed)
+  kQgaussOneStreamForAll,     // Q7 Q2 and Q3 together: every client draws client 0's stream
+  // seed 002, production/src/fl/cepam_training.cpp and cepam_uplink.cpp
+  kCepamRoundFixed,           // C1 encode and decode at round 0 (layers, dithers, noise repeat every round)
+  kCepamSharedClientKey,      // C2 one client key for all clients (DeriveKey(seed, "cepam-client", 0))
+  kCepamClientIndexDropped,   // C3 encode with entity 0 (the decode follows the message's entity)
+  kCepamDecodeWrongRound,     // C4 the server decodes round t with round t + 1's shared randomness
+  kCepamDecodeWrongClient,    // C5 the server decodes client i with client i + 1's key
+  kCepamBaselineNoiseRoundFixed,  // C6 cepam_uplink.cpp: the baselines' noise address at round 0
+  kCepamBaselineNoiseOverlap, // C7 cepam_uplink.cpp: Box–Muller words k, k + 1 for coordinate k (not 2k, 2k + 1)
+  kCepamOneStreamForAll,      // C8 C2 and C3 together: every client draws client 0's layers and dithers
+  // seed 004, production/src/fl/bnn_training.cpp
+  kBnnRoundFixed,             // B1 the clients' stream context keeps round 0
+  kBnnSharedClientKey,        // B2 one client key for all clients (DeriveKey(seed, "bnn-client", 0))
+  kBnnClientIndexDropped,     // B3 EncodeBnnUpload with entity 0 for every client
+  kBnnUploadOnce,             // B4 the upload (StoSign + RR) drawn in round 0 only and re-sent
+  kBnnCountsNotReset,         // B5 the secure-aggregate counts accumulate across rounds
+  kBnnMixSwapped,             // B6 Alg. E with β and 1 − β swapped: β θ + (1 − β) W̃
+  kBnnOneStreamForAll,        // B7 B2 and B3 together: every client draws client 0's StoSign and RR coins
 };
 
 // Defined by the mutant test executable (tests/mutants/fl_wiring_mutant_test.cpp); kNone there

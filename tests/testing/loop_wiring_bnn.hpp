@@ -12,7 +12,7 @@
 // server (the secure aggregate K_j = Σ_i b̃_ij; the broadcast W̃_j = (2K_j − n)/n, E9, in rationals;
 // every client's next latents = β W̃ + (1 − β) θ, Alg. E, as the model sees them in the next
 // round), replay (every upload equals EncodeBnnUpload under DeriveKey(seed, "bnn-client", i),
-// entity i, round t).
+// entity i, round t), keys (no upload replays under another client's key).
 #pragma once
 
 #include <filesystem>
@@ -74,7 +74,7 @@ inline SuiteResult RunBnnLoopSuite(std::uint64_t seed = 4) {
   SuiteResult r;
   r.loop = "loop-bnn";
   const auto t0 = std::chrono::steady_clock::now();
-  try {
+  GuardedRun("dpfl-bnn", r.checks, [&] {
     fl::BnnTrainConfig c;
     c.clients = kClients;
     c.rounds = kRounds;
@@ -112,8 +112,8 @@ inline SuiteResult RunBnnLoopSuite(std::uint64_t seed = 4) {
       o.law_names.push_back("upload law at theta = " + std::to_string(theta));
     }
     const quant::RandomizedResponse rr = quant::MakeRandomizedResponse(kGamma);
-    std::size_t cnt_bad = 0, bc_bad = 0, mix_n = 0, mix_bad = 0, msg_bad = 0, who_bad = 0;
-    std::string cnt_first, bc_first, mix_first, msg_first;
+    std::size_t cnt_bad = 0, bc_bad = 0, mix_n = 0, mix_bad = 0, msg_bad = 0, who_bad = 0, keys_n = 0, keys_bad = 0;
+    std::string cnt_first, bc_first, mix_first, msg_first, keys_first;
     for (std::uint32_t t = 0; t < kRounds; ++t) {
       const fl::ObservedRound& seen = rounds[t];
       if (seen.uplinks.size() != kClients || seen.counts.size() != kLatents || seen.broadcast.size() != kLatents) {
@@ -143,6 +143,16 @@ inline SuiteResult RunBnnLoopSuite(std::uint64_t seed = 4) {
         std::vector<std::uint64_t> bits(quant::PackedWords(kLatents));
         quant::EncodeBnnUpload(c.binarizer, &rr, u.input, ctx, u.client, bits);
         if (bits != u.words && !msg_bad++) msg_first = at;
+        for (std::uint32_t other = 0; other < kClients; ++other) {  // key separation
+          if (other == u.client) continue;
+          ctx.key = fl::DeriveKey(seed, "bnn-client", other);
+          for (std::uint32_t entity : {u.client, other}) {
+            quant::EncodeBnnUpload(c.binarizer, &rr, u.input, ctx, entity, bits);
+            ++keys_n;
+            if (bits == u.words && !keys_bad++)
+              keys_first = at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity);
+          }
+        }
         // Alg. E: what the model is handed next round.
         if (t + 1 < kRounds) {
           const std::vector<float>& next = model.handed[t + 1][u.client];
@@ -171,9 +181,8 @@ inline SuiteResult RunBnnLoopSuite(std::uint64_t seed = 4) {
     r.checks.push_back(ExactCheck(Kind::kServer, "next latents = beta W~ + (1 - beta) theta (Alg. E)", mix_n, mix_bad, mix_first));
     r.checks.push_back(ExactCheck(Kind::kReplay, "uploads replay from DeriveKey(seed, \"bnn-client\", i), entity i, round t",
                                   static_cast<std::size_t>(kRounds) * kClients, msg_bad, msg_first));
-  } catch (const std::exception& e) {
-    r.error = e.what();
-  }
+    r.checks.push_back(ExactCheck(Kind::kKeys, "no upload replays under another client's key or stream", keys_n, keys_bad, keys_first));
+  });
   ApplyHolm(r);
   r.seconds = SecondsSince(t0);
   return r;

@@ -15,7 +15,8 @@
 // clients, coordinates (neighbours (j, j+1): inside a block for n = 2; (j, j+2): across blocks),
 // server (every decode equals DecodeCepamUplink of the replayed message under the documented key
 // and round; the broadcast is W_t + (1/K) Σ X̂), replay (every message equals EncodeCepamUplink
-// under DeriveKey(seed, "cepam-client", i), entity i, round t).
+// under DeriveKey(seed, "cepam-client", i), entity i, round t), keys (no message replays under
+// another client's key).
 #pragma once
 
 #include <filesystem>
@@ -127,8 +128,8 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
     o.laws.push_back(bins.probs);
     o.law_names.push_back(std::string("error bins, ") + name);
   }
-  std::size_t dec_n = 0, dec_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0;
-  std::string dec_first, agg_first, msg_first;
+  std::size_t dec_n = 0, dec_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0, keys_n = 0, keys_bad = 0;
+  std::string dec_first, agg_first, msg_first, keys_first;
   std::vector<float> previous(run.m, 0.0f);
   for (std::uint32_t t = 0; t < run.rounds; ++t) {
     const fl::ObservedRound& seen = rounds[t];
@@ -154,6 +155,16 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
       const fl::CepamUplinkMessage msg = fl::EncodeCepamUplink(c.uplink, u.input, key, u.client, t);
       ++msg_n;
       if ((msg.coded.words != u.words || msg.values != u.floats || msg.Bits() != u.bits) && !msg_bad++) msg_first = at;
+      for (std::uint32_t other = 0; other < run.clients; ++other) {  // key separation
+        if (other == u.client) continue;
+        for (std::uint32_t entity : {u.client, other}) {
+          const fl::CepamUplinkMessage alien =
+              fl::EncodeCepamUplink(c.uplink, u.input, fl::DeriveKey(seed, "cepam-client", other), entity, t);
+          ++keys_n;
+          if (alien.coded.words == u.words && alien.values == u.floats && !keys_bad++)
+            keys_first = at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity);
+        }
+      }
       const std::vector<double> x_hat = fl::DecodeCepamUplink(c.uplink, msg, key, t, run.m);
       ++dec_n;
       if (x_hat != u.decoded && !dec_bad++) dec_first = at;
@@ -173,6 +184,7 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
   out.push_back(ExactCheck(Kind::kServer, run.tag + ": broadcast = W_t + (1/K) sum of the decodes", agg_n, agg_bad, agg_first));
   out.push_back(ExactCheck(Kind::kReplay, run.tag + ": messages replay from DeriveKey(seed, \"cepam-client\", i), entity i, round t",
                            msg_n, msg_bad, msg_first));
+  out.push_back(ExactCheck(Kind::kKeys, run.tag + ": no message replays under another client's key or stream", keys_n, keys_bad, keys_first));
 }
 
 }  // namespace cp_detail
@@ -188,7 +200,7 @@ inline SuiteResult RunCepamLoopSuite(std::uint64_t seed = 2) {
         {CepamFlMechanism::kCepamLaplace, 1, 4, 3, std::size_t{1} << 13, "cepam-laplace"},
         {CepamFlMechanism::kFlGaussian, 1, 4, 3, std::size_t{1} << 14, "fl-gaussian"},
     };
-    for (const cp_detail::Run& run : runs) cp_detail::Analyse(run, seed, r.checks);
+    for (const cp_detail::Run& run : runs) GuardedRun(run.tag, r.checks, [&] { cp_detail::Analyse(run, seed, r.checks); });
   } catch (const std::exception& e) {
     r.error = e.what();
   }

@@ -22,7 +22,12 @@
 //                the test from the messages (exact; p = 0 on a difference, else 1);
 //   replay       every message reproduced from the keys and stream addresses the docs state,
 //                with the mechanism-level encoder (itself held to the reference by the
-//                mechanism harnesses); exact, p = 0 or 1.
+//                mechanism harnesses); exact, p = 0 or 1;
+//   keys         key separation: no client's message is reproduced under any other client's
+//                documented key, at its own entity or at the other client's (the other's whole
+//                stream: a reuse); exact.
+// A run that stops on an exception (the loop's own consistency checks, e.g. a corrupt bitstream
+// under a wrong decode) is a failed server check "the loop runs every round to the end".
 // A pooled pair table mixes pairs whose inputs differ; its expected counts are the sums of the
 // pairs' exact product laws, and Pearson/G statistics of such sums of independent non-identical
 // categorical draws are stochastically no larger than χ² (the variance of a sum of
@@ -51,9 +56,9 @@ namespace dpfl::testing::loopwiring {
 inline constexpr double kSuiteAlpha = 1e-3;
 inline constexpr double kPower = 0.999;
 
-enum class Kind { kLaw, kRounds, kClients, kCoordinates, kParticipation, kServer, kReplay };
-inline constexpr Kind kAllKinds[] = {Kind::kLaw,           Kind::kRounds, Kind::kClients, Kind::kCoordinates,
-                                     Kind::kParticipation, Kind::kServer, Kind::kReplay};
+enum class Kind { kLaw, kRounds, kClients, kCoordinates, kParticipation, kServer, kReplay, kKeys };
+inline constexpr Kind kAllKinds[] = {Kind::kLaw,    Kind::kRounds, Kind::kClients, Kind::kCoordinates, Kind::kParticipation,
+                                     Kind::kServer, Kind::kReplay, Kind::kKeys};
 inline const char* KindName(Kind k) {
   switch (k) {
     case Kind::kLaw: return "law";
@@ -63,6 +68,7 @@ inline const char* KindName(Kind k) {
     case Kind::kParticipation: return "participation";
     case Kind::kServer: return "server";
     case Kind::kReplay: return "replay";
+    case Kind::kKeys: return "keys";
   }
   return "?";
 }
@@ -128,6 +134,18 @@ inline Check ExactCheck(Kind kind, const std::string& what, std::size_t compared
   Check c{kind, what, static_cast<double>(differing), 0, differing ? 0.0 : 1.0, compared, false};
   if (differing) c.what += " [" + std::to_string(differing) + " differ; first: " + first_difference + "]";
   return c;
+}
+
+// Runs one loop configuration and its analysis; an exception becomes a failed server check.
+template <class F>
+void GuardedRun(const std::string& tag, std::vector<Check>& out, F&& run) {
+  const std::string what = tag + ": the loop runs every round to the end";
+  try {
+    run();
+    out.push_back(ExactCheck(Kind::kServer, what, 1, 0, ""));
+  } catch (const std::exception& e) {
+    out.push_back(ExactCheck(Kind::kServer, what, 1, 1, e.what()));
+  }
 }
 
 // The categorical observations of one suite: category and law (an index into `laws`) of

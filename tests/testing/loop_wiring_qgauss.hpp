@@ -14,7 +14,8 @@
 // B(index) = −C + index·2C/(k − 1) computed in rationals; the broadcast is W_t + (1/|S_t|) Σ x̂,
 // E13; no participant: unchanged), replay (the participants are the sampling stream's decisions —
 // word i of DeriveKey(seed, "qgauss-sampling") at (t, 0, kPairing) below ⌈q 2^64⌉ — and every
-// message is QgaussEncode under DeriveKey(seed, "qgauss-client", i), round t, entity i).
+// message is QgaussEncode under DeriveKey(seed, "qgauss-client", i), round t, entity i), keys (no
+// message replays under another client's key).
 #pragma once
 
 #include <filesystem>
@@ -118,8 +119,8 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
   o.Reset(run.rounds, run.clients, run.m);
   const fl::QgaussGrid grid = fl::MakeQgaussGrid(rr.config.noise);
   const ref::Rational two_c(2 * kClip);
-  std::size_t support_bad = 0, decode_n = 0, decode_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0, who_bad = 0;
-  std::string support_first, decode_first, agg_first, msg_first, who_first;
+  std::size_t support_bad = 0, decode_n = 0, decode_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0, who_bad = 0, keys_n = 0, keys_bad = 0;
+  std::string support_first, decode_first, agg_first, msg_first, who_first, keys_first;
   // The sampling threshold ⌈q·2^64⌉ in exact arithmetic (2^64 − 1 at most; q = 1: everybody).
   const ref::Rational scaled = ref::Rational(run.sampling) * ref::Rational(ref::Int(1) << 64);
   ref::Int thr = ref::FloorInt(scaled);
@@ -173,9 +174,22 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
       ctx.generator = rr.config.generator;
       ctx.key = fl::DeriveKey(rr.config.seed, "qgauss-client", u.client);
       ctx.round = t;
-      const fl::QgaussMessage replay = fl::QgaussEncode(grid, fl::QgaussClipToGrid(grid, u.input), ctx, u.client);
+      const std::vector<std::int64_t> q = fl::QgaussClipToGrid(grid, u.input);
+      const fl::QgaussMessage replay = fl::QgaussEncode(grid, q, ctx, u.client);
       ++msg_n;
       if (replay.words != u.words && !msg_bad++) msg_first = "round " + std::to_string(t) + " client " + std::to_string(u.client);
+      // Key separation: no other client's key reproduces the message, at this client's address or
+      // at the other client's own (which would be the other's stream: a reuse).
+      for (std::uint32_t other = 0; other < run.clients; ++other) {
+        if (other == u.client) continue;
+        ctx.key = fl::DeriveKey(rr.config.seed, "qgauss-client", other);
+        for (std::uint32_t entity : {u.client, other}) {
+          ++keys_n;
+          if (fl::QgaussEncode(grid, q, ctx, entity).words == u.words && !keys_bad++)
+            keys_first = "round " + std::to_string(t) + " client " + std::to_string(u.client) + " under client " +
+                         std::to_string(other) + "'s key, entity " + std::to_string(entity);
+        }
+      }
     }
     // Server: W_{t+1} = W_t + (1/|S_t|) Σ x̂ (E13), unchanged without participants.
     const double s = static_cast<double>(seen.uplinks.size());
@@ -196,6 +210,7 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
   out.push_back(ExactCheck(Kind::kReplay, tag + ": participants = the documented sampling decisions", run.rounds, who_bad, who_first));
   out.push_back(ExactCheck(Kind::kReplay, tag + ": messages replay from DeriveKey(seed, \"qgauss-client\", i), round t, entity i",
                            msg_n, msg_bad, msg_first));
+  out.push_back(ExactCheck(Kind::kKeys, tag + ": no message replays under another client's key or stream", keys_n, keys_bad, keys_first));
   if (run.sampling < 1.0) {
     const double q = run.sampling;
     const std::vector<double> marginal{1 - q, q};
@@ -224,7 +239,8 @@ inline SuiteResult RunQgaussLoopSuite(std::uint64_t seed = 3) {
   try {
     const qg_detail::Run full{6, 4, std::size_t{1} << 14, 1.0, "full"};
     const qg_detail::Run poisson{16, 64, std::size_t{1} << 8, 0.375, "poisson"};
-    for (const qg_detail::Run& run : {full, poisson}) qg_detail::Analyse(run, qg_detail::RunLoop(run, seed), r.checks);
+    for (const qg_detail::Run& run : {full, poisson})
+      GuardedRun(run.tag, r.checks, [&] { qg_detail::Analyse(run, qg_detail::RunLoop(run, seed), r.checks); });
   } catch (const std::exception& e) {
     r.error = e.what();
   }

@@ -18,6 +18,10 @@
 #include "round_loop_util.hpp"
 #include "sha256_writer.hpp"
 
+#ifdef DPFL_FL_WIRING_MUTANTS  // test-only copy of this file (tests/CMakeLists.txt); never in dpfl_fl
+#include "testing/fl_wiring_mutants.hpp"
+#endif
+
 namespace dpfl::fl {
 namespace {
 
@@ -107,6 +111,9 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
   for (std::uint32_t i = 0; i < n; ++i) {
     ctx[i].generator = config.generator;
     ctx[i].key = DeriveKey(config.seed, "bnn-client", i);
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kBnnSharedClientKey) || testing::FlWiringMutantIs(testing::FlWiringMutant::kBnnOneStreamForAll)) ctx[i].key = DeriveKey(config.seed, "bnn-client", 0);
+#endif
   }
   const std::optional<quant::RandomizedResponse> rr =
       config.rr_gamma ? std::optional(quant::MakeRandomizedResponse(*config.rr_gamma)) : std::nullopt;
@@ -136,7 +143,14 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
       }
       const auto m0 = std::chrono::steady_clock::now();
       ctx[i].round = t;
-      quant::EncodeBnnUpload(config.binarizer, rr ? &*rr : nullptr, latents[i], ctx[i], i, uploads[i]);  // Alg. B, C
+      std::uint32_t entity = i;
+      bool encode = true;
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kBnnRoundFixed)) ctx[i].round = 0;
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kBnnClientIndexDropped) || testing::FlWiringMutantIs(testing::FlWiringMutant::kBnnOneStreamForAll)) entity = 0;
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kBnnUploadOnce)) encode = t == 0;
+#endif
+      if (encode) quant::EncodeBnnUpload(config.binarizer, rr ? &*rr : nullptr, latents[i], ctx[i], entity, uploads[i]);  // Alg. B, C
       mechanism += internal::SecondsSince(m0);
       if (progress) {
         const std::optional<double> last =
@@ -146,7 +160,11 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
     }
     // Alg. D: the server's view is K_j only; Alg. E: the average and the mixing.
     const auto m0 = std::chrono::steady_clock::now();
-    std::fill(counts.begin(), counts.end(), 0u);
+    bool reset_counts = true;
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kBnnCountsNotReset)) reset_counts = false;
+#endif
+    if (reset_counts) std::fill(counts.begin(), counts.end(), 0u);
     std::vector<std::span<const std::uint64_t>> views(uploads.begin(), uploads.end());
     quant::AccumulateMessages(views, counts);
     quant::DecodeBnnAverage(counts, n, broadcast);
@@ -160,9 +178,13 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
       seen.broadcast = broadcast;
       config.observer(seen);
     }
+    double beta = config.mix_beta;
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kBnnMixSwapped)) beta = 1.0 - beta;
+#endif
     for (std::uint32_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < d; ++j)
-        latents[i][j] = static_cast<float>(config.mix_beta * broadcast[j] + (1.0 - config.mix_beta) * latents[i][j]);
+        latents[i][j] = static_cast<float>(beta * broadcast[j] + (1.0 - beta) * latents[i][j]);
     {
       internal::Sha256Writer h;
       h.Label("dpfl-bnn-round-v1");

@@ -21,6 +21,10 @@
 #include "round_loop_util.hpp"
 #include "sha256_writer.hpp"
 
+#ifdef DPFL_FL_WIRING_MUTANTS  // test-only copy of this file (tests/CMakeLists.txt); never in dpfl_fl
+#include "testing/fl_wiring_mutants.hpp"
+#endif
+
 namespace dpfl::fl {
 namespace {
 
@@ -137,6 +141,10 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
   if (result.empty_shards == K) throw InvalidArgument("--clients", "no client holds any data");
   std::vector<rng::StreamKey> keys(K);
   for (std::uint32_t i = 0; i < K; ++i) keys[i] = DeriveKey(config.seed, "cepam-client", i);
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamSharedClientKey) || testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamOneStreamForAll))
+    for (auto& k : keys) k = DeriveKey(config.seed, "cepam-client", 0);
+#endif
 
   std::string previous = result.transcript_start;
   const auto start = std::chrono::steady_clock::now();
@@ -173,7 +181,12 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
       }
       const auto m0 = std::chrono::steady_clock::now();
       if (config.observer) w.input = update;
-      w.message = EncodeCepamUplink(config.uplink, std::move(update), keys[i], i, t, &w.report);  // steps 4–5
+      std::uint32_t entity = i, coding_round = t;
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamClientIndexDropped) || testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamOneStreamForAll)) entity = 0;
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamRoundFixed)) coding_round = 0;
+#endif
+      w.message = EncodeCepamUplink(config.uplink, std::move(update), keys[i], entity, coding_round, &w.report);  // steps 4–5
       w.seconds = internal::SecondsSince(m0);
       if (progress) {
         const std::lock_guard<std::mutex> lock(progress_mutex);
@@ -191,7 +204,14 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
         ++trained;
       }
       const auto m0 = std::chrono::steady_clock::now();
-      const std::vector<double> x_hat = DecodeCepamUplink(config.uplink, w.message, keys[i], t, m);  // server 2
+      const rng::StreamKey* decode_key = &keys[i];
+      std::uint32_t decode_round = t;
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamRoundFixed)) decode_round = 0;
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamDecodeWrongRound)) decode_round = t + 1;
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamDecodeWrongClient)) decode_key = &keys[(i + 1) % K];
+#endif
+      const std::vector<double> x_hat = DecodeCepamUplink(config.uplink, w.message, *decode_key, decode_round, m);  // server 2
       for (std::size_t j = 0; j < m; ++j) sum[j] += x_hat[j];
       rec.mechanism_seconds += w.seconds + internal::SecondsSince(m0);
       rec.uplink_bits += w.message.Bits();

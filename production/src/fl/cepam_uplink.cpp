@@ -8,6 +8,10 @@
 #include "dpfl/format.hpp"
 #include "dpfl/fl/stream_util.hpp"
 
+#ifdef DPFL_FL_WIRING_MUTANTS  // test-only copy of this file (tests/CMakeLists.txt); never in dpfl_fl
+#include "testing/fl_wiring_mutants.hpp"
+#endif
+
 namespace dpfl::fl {
 namespace {
 
@@ -66,11 +70,17 @@ void AddNoise(const CepamUplinkConfig& c, const rng::StreamKey& key, std::uint32
   cur.ctx.generator = c.generator;
   cur.ctx.key = DeriveSubKey(key, "noise");
   cur.addr = {round, client, rng::Purpose::kPrivateCoin};
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamBaselineNoiseRoundFixed)) cur.addr.round = 0;
+#endif
   const bool gaussian = CepamFlGaussian(c.mechanism);
   for (std::size_t k = 0; k < x.size(); ++k) {
     double z = 0;
     if (gaussian) {
       cur.index = 2 * k;
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamBaselineNoiseOverlap)) cur.index = k;
+#endif
       z = c.sigma * cur.NextGaussian();
     } else {
       cur.index = k;

@@ -21,6 +21,10 @@
 #include "round_loop_util.hpp"
 #include "sha256_writer.hpp"
 
+#ifdef DPFL_FL_WIRING_MUTANTS  // test-only copy of this file (tests/CMakeLists.txt); never in dpfl_fl
+#include "testing/fl_wiring_mutants.hpp"
+#endif
+
 namespace dpfl::fl {
 namespace {
 
@@ -70,6 +74,10 @@ Uplink Encode(const QgaussTrainConfig& c, const QgaussGrid* grid, const std::vec
   ctx.generator = c.generator;
   ctx.key = key;
   ctx.round = round;
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussRoundFixed)) ctx.round = 0;
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussClientIndexDropped) || testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussOneStreamForAll)) client = 0;
+#endif
   const std::vector<std::int64_t> q = QgaussClipToGrid(*grid, h);
   if (c.mechanism == QgaussFlMechanism::kQgauss) {
     u.packed = QgaussEncode(*grid, q, ctx, client, c.encode_threads);
@@ -188,6 +196,10 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
   for (const auto& idx : shards_of.indices) shards.push_back(split.train.Subset(idx));
   std::vector<rng::StreamKey> keys(K);
   for (std::uint32_t i = 0; i < K; ++i) keys[i] = DeriveKey(config.seed, "qgauss-client", i);
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussSharedClientKey) || testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussOneStreamForAll))
+    for (auto& k : keys) k = DeriveKey(config.seed, "qgauss-client", 0);
+#endif
   const bool poisson = config.sampling_rate < 1;
   const std::uint64_t threshold = QgaussSamplingThreshold(config.sampling_rate);
   StreamCursor sampler;
@@ -203,8 +215,15 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
     std::vector<std::uint32_t> participants;
     sampler.addr = {t, 0, rng::Purpose::kPairing};
     sampler.index = 0;
-    for (std::uint32_t i = 0; i < K; ++i)
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussSamplingNotPerRound)) sampler.addr.round = 0;
+#endif
+    for (std::uint32_t i = 0; i < K; ++i) {
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussOneSamplingCoin)) sampler.index = 0;
+#endif
       if (!poisson || sampler.Next() < threshold) participants.push_back(i);
+    }
     std::vector<double> sum(m, 0.0);
     std::vector<Uplink> messages;
     double loss_sum = 0, norm_sum = 0;
@@ -272,7 +291,10 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
     }
     rec.participants = static_cast<std::uint32_t>(participants.size());
     if (!participants.empty()) {
-      const double n = static_cast<double>(participants.size());
+      double n = static_cast<double>(participants.size());
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussDivideByK)) n = static_cast<double>(K);
+#endif
       for (std::size_t j = 0; j < m; ++j)  // line 13, α_i = 1/|S_t| (E13)
         global[j] = static_cast<float>(static_cast<double>(global[j]) + sum[j] / n);
     }
