@@ -76,6 +76,8 @@ const std::vector<Mutant>& Catalog() {
        {Kind::kServer}},
       {"Q7 `kQgaussOneStreamForAll`", FlWiringMutant::kQgaussOneStreamForAll, Loop::kQgauss,
        "every client draws client 0's noise and coins", {Kind::kClients, Kind::kKeys, Kind::kReplay}},
+      {"Q8 `kQgaussOrderFromClientKey`", FlWiringMutant::kQgaussOrderFromClientKey, Loop::kQgauss,
+       "a training stream keyed like the mechanism (a key shared across purposes)", {Kind::kKeys}},
       {"C1 `kCepamRoundFixed`", FlWiringMutant::kCepamRoundFixed, Loop::kCepam, "layers, dithers and noise repeat every round",
        {Kind::kRounds, Kind::kReplay}},
       {"C2 `kCepamSharedClientKey`", FlWiringMutant::kCepamSharedClientKey, Loop::kCepam,
@@ -92,6 +94,8 @@ const std::vector<Mutant>& Catalog() {
        "neighbouring coordinates share a Box-Muller uniform", {Kind::kCoordinates}},
       {"C8 `kCepamOneStreamForAll`", FlWiringMutant::kCepamOneStreamForAll, Loop::kCepam,
        "every client draws client 0's layers, dithers and noise", {Kind::kClients, Kind::kKeys, Kind::kReplay}},
+      {"C9 `kCepamSampleFromNoiseKey`", FlWiringMutant::kCepamSampleFromNoiseKey, Loop::kCepam,
+       "sample indices drawn from the baselines' noise words (a key shared across purposes)", {Kind::kKeys}},
       {"B1 `kBnnRoundFixed`", FlWiringMutant::kBnnRoundFixed, Loop::kBnn, "StoSign and RR coins repeat every round",
        {Kind::kRounds, Kind::kReplay}},
       {"B2 `kBnnSharedClientKey`", FlWiringMutant::kBnnSharedClientKey, Loop::kBnn,
@@ -106,6 +110,8 @@ const std::vector<Mutant>& Catalog() {
        {Kind::kServer}},
       {"B7 `kBnnOneStreamForAll`", FlWiringMutant::kBnnOneStreamForAll, Loop::kBnn, "every client draws client 0's coins",
        {Kind::kClients, Kind::kKeys, Kind::kReplay}},
+      {"B8 `kBnnShuffleFromClientKey`", FlWiringMutant::kBnnShuffleFromClientKey, Loop::kBnn,
+       "a training stream keyed like the mechanism (a key shared across purposes)", {Kind::kKeys}},
   };
   return catalog;
 }

@@ -34,6 +34,7 @@ enum class FlWiringMutant : int {
   kQgaussOneSamplingCoin,     // Q5 one sampling word for all clients of a round (word 0)
   kQgaussDivideByK,           // Q6 W_{t+1} = W_t + (1/K) Σ x̂ over the participants (E13 as printed)
   kQgaussOneStreamForAll,     // Q7 Q2 and Q3 together: every client draws client 0's stream
+  kQgaussOrderFromClientKey,  // Q8 the local order stream keyed by the client's mechanism key
   // seed 002, production/src/fl/cepam_training.cpp and cepam_uplink.cpp
   kCepamRoundFixed,           // C1 encode and decode at round 0 (layers, dithers, noise repeat every round)
   kCepamSharedClientKey,      // C2 one client key for all clients (DeriveKey(seed, "cepam-client", 0))
@@ -43,6 +44,7 @@ enum class FlWiringMutant : int {
   kCepamBaselineNoiseRoundFixed,  // C6 cepam_uplink.cpp: the baselines' noise address at round 0
   kCepamBaselineNoiseOverlap, // C7 cepam_uplink.cpp: Box–Muller words k, k + 1 for coordinate k (not 2k, 2k + 1)
   kCepamOneStreamForAll,      // C8 C2 and C3 together: every client draws client 0's layers and dithers
+  kCepamSampleFromNoiseKey,   // C9 the local sample stream keyed by the baselines' noise key (same address: reuse)
   // seed 004, production/src/fl/bnn_training.cpp
   kBnnRoundFixed,             // B1 the clients' stream context keeps round 0
   kBnnSharedClientKey,        // B2 one client key for all clients (DeriveKey(seed, "bnn-client", 0))
@@ -51,6 +53,7 @@ enum class FlWiringMutant : int {
   kBnnCountsNotReset,         // B5 the secure-aggregate counts accumulate across rounds
   kBnnMixSwapped,             // B6 Alg. E with β and 1 − β swapped: β θ + (1 − β) W̃
   kBnnOneStreamForAll,        // B7 B2 and B3 together: every client draws client 0's StoSign and RR coins
+  kBnnShuffleFromClientKey,   // B8 the local shuffle stream keyed by the client's mechanism key
 };
 
 // Defined by the mutant test executable (tests/mutants/fl_wiring_mutant_test.cpp); kNone there

@@ -1,23 +1,29 @@
 // The seed-004 loop's FL-layer suite (RunBnnTraining, dpfl/fl/bnn_training.hpp), on the shared
 // pieces of tests/testing/loop_wiring_harness.hpp.
 //
-// The real loop with a design model (a BnnLocalModel whose "training" sets the latents θ to the
-// design and records the latents it was handed), StoSign then RR with γ = 1/4 (implemented
-// γ̃ = ⌈γ 2^64⌉/2^64 = 1/4), mixing β = 0.3, K = 6 clients, T = 4 rounds, d = 2^14 latents. θ of
-// coordinate j in round t is class ((j >> 1) + t) mod 8 of {−1, −1/2, −1/8, 0, 1/8, 1/2, 1, 3/4}
-// (the clip edges ±1 and StoSign's centre 0 included; the class moves with the round, so a client
+// Three runs of the real loop with a design model (a BnnLocalModel whose "training" sets the
+// latents θ to the design and records the latents and the sample order it was handed), mixing
+// β = 0.3, K = 6 clients, T = 4 rounds, d = 2^14 latents: StoSign then RR with γ = 1/4 (the
+// implemented γ̃ = ⌈γ 2^64⌉/2^64 = 1/4), Sign then RR, and StoSign without RR (the BNN baseline).
+// θ of coordinate j in round t is class ((j >> 1) + t) mod 8 of {−1, −1/2, −1/8, 0, 1/8, 1/2, 1,
+// 3/4} (the clip edges ±1 and Sign's tie 0 included; the class moves with the round, so a client
 // that re-sent an old upload would be sending the law of another θ).
-// Categories: the upload bit (1 = "+"); law: ref::BnnUploadPlusProbability(γ̃, θ, StoSign), exact.
-// Checks: law, rounds, clients, coordinates (neighbours; (j, j+64), across a 64-bit word),
-// server (the secure aggregate K_j = Σ_i b̃_ij; the broadcast W̃_j = (2K_j − n)/n, E9, in rationals;
-// every client's next latents = β W̃ + (1 − β) θ, Alg. E, as the model sees them in the next
-// round), replay (every upload equals EncodeBnnUpload under DeriveKey(seed, "bnn-client", i),
-// entity i, round t), keys (no upload replays under another client's key).
+// Categories: the upload bit (1 = "+"); law: ref::BnnUploadPlusProbability(γ̃, θ, StoSign|Sign) or
+// ref::StoSignPlusProbability(θ), exact. Checks: law, rounds, clients, coordinates (neighbours;
+// (j, j+64), across a 64-bit word), server (the secure aggregate K_j = Σ_i b̃_ij; the broadcast
+// W̃_j = (2K_j − n)/n, E9, in rationals; every client's next latents = β W̃ + (1 − β) θ, Alg. E, as
+// the model sees them in the next round), replay (every upload equals EncodeBnnUpload under
+// DeriveKey(seed, "bnn-client", i), entity i, round t), keys (no upload replays under another
+// client's key or stream; the local orders are ShuffledPasses of DeriveKey(seed, "bnn-shuffle", i)
+// at (t, i, private coin)).
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #include "dpfl/fl/bnn_training.hpp"
@@ -45,11 +51,12 @@ class DesignModel final : public fl::BnnLocalModel {
   std::string Description() const override { return "loop-wiring design model"; }
   std::vector<float> InitialLatents() const override { return std::vector<float>(kLatents, 0.0f); }
   std::vector<float> InitialLocalState() const override { return {0.0f}; }
-  void TrainLocal(std::vector<float>& latents, std::vector<float>&, const data::Dataset& data, const std::vector<std::size_t>&, int,
-                  double, double* mean_loss) override {
+  void TrainLocal(std::vector<float>& latents, std::vector<float>&, const data::Dataset& data, const std::vector<std::size_t>& order,
+                  int, double, double* mean_loss) override {
     const int client = owner_.at(static_cast<std::size_t>(data.images.at(0)));
     if (client < 0) throw std::logic_error("design model: a shard holds a dropped sample");
     handed[round][static_cast<std::size_t>(client)] = latents;
+    orders[{round, static_cast<std::uint32_t>(client)}] = {data.size(), order};
     for (std::size_t j = 0; j < kLatents; ++j) latents[j] = kThetas[ClassOf(j, round)];
     if (mean_loss) *mean_loss = 0;
   }
@@ -58,6 +65,7 @@ class DesignModel final : public fl::BnnLocalModel {
   std::uint32_t round = 0;
   std::vector<std::vector<std::vector<float>>> handed =
       std::vector<std::vector<std::vector<float>>>(kRounds, std::vector<std::vector<float>>(kClients));
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::size_t, std::vector<std::size_t>>> orders;
 
  private:
   std::vector<int> owner_;
@@ -67,122 +75,151 @@ inline bool Bit(const std::vector<std::uint64_t>& words, std::size_t j) {
   return j / 64 < words.size() && ((words[j / 64] >> (j % 64)) & 1);
 }
 
+struct Run {
+  quant::Binarizer binarizer = quant::Binarizer::kStoSign;
+  std::optional<double> gamma;  // absent: the no-noise BNN baseline
+  std::string tag;
+};
+
+inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out) {
+  const bool stochastic = run.binarizer == quant::Binarizer::kStoSign;
+  fl::BnnTrainConfig c;
+  c.clients = kClients;
+  c.rounds = kRounds;
+  c.local_steps = 1;
+  c.batch = 1;
+  c.mix_beta = kBeta;
+  c.rr_gamma = run.gamma;
+  c.binarizer = run.binarizer;
+  c.seed = seed;
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("dpfl-loop-wiring-bnn-" + std::to_string(::getpid()) + "-" + run.tag);
+  c.out_dir = dir.string();
+  const std::size_t n = 8 * kClients;
+  const data::Split split = IdentitySplit(n);
+  DesignModel model(Owners(data::IidShares(n, kClients, seed), n));
+  std::vector<fl::ObservedRound> rounds;
+  c.observer = [&](const fl::ObservedRound& o) {
+    rounds.push_back(o);
+    model.NextRound();
+  };
+  fl::RunBnnTraining(c, split, model);
+  std::filesystem::remove_all(dir);
+  if (rounds.size() != kRounds) throw std::runtime_error("the observer saw " + std::to_string(rounds.size()) + " rounds");
+
+  // The implemented γ̃ = ⌈γ 2^64⌉/2^64 (exact for γ = 1/4) and the exact upload laws per θ class.
+  Observations o;
+  o.Reset(kRounds, kClients, kLatents);
+  std::optional<quant::RandomizedResponse> rr;
+  std::optional<ref::Rational> gamma;
+  if (run.gamma) {
+    const ref::Rational two64(ref::Int(1) << 64);
+    const ref::Rational scaled = ref::Rational(*run.gamma) * two64;
+    ref::Int num = ref::FloorInt(scaled);
+    if (ref::Rational(num) != scaled) num += 1;
+    gamma = ref::Rational(num) / two64;
+    rr = quant::MakeRandomizedResponse(*run.gamma);
+  }
+  for (float theta : kThetas) {
+    const ref::Rational th(static_cast<double>(theta));
+    const ref::Rational plus = gamma ? ref::BnnUploadPlusProbability(*gamma, th, stochastic)
+                                     : (stochastic ? ref::StoSignPlusProbability(th) : ref::SignPlusProbability(th));
+    const double p = plus.convert_to<double>();
+    o.laws.push_back({1 - p, p});
+    o.law_names.push_back("upload law at theta = " + ref::ToExactString(th));
+  }
+  std::size_t cnt_bad = 0, bc_bad = 0, mix_n = 0, mix_bad = 0, msg_bad = 0, who_bad = 0, keys_n = 0, keys_bad = 0;
+  std::string cnt_first, bc_first, mix_first, msg_first, keys_first;
+  for (std::uint32_t t = 0; t < kRounds; ++t) {
+    const fl::ObservedRound& seen = rounds[t];
+    if (seen.uplinks.size() != kClients || seen.counts.size() != kLatents || seen.broadcast.size() != kLatents) {
+      ++who_bad;
+      continue;
+    }
+    std::vector<std::uint32_t> count(kLatents, 0);
+    for (const fl::ObservedUplink& u : seen.uplinks) {
+      if (u.client >= kClients || u.input.size() != kLatents) throw std::runtime_error("observed uplink of the wrong shape");
+      const std::string at = "round " + std::to_string(t) + " client " + std::to_string(u.client);
+      for (std::size_t j = 0; j < kLatents; ++j) {
+        const bool plus = Bit(u.words, j);
+        count[j] += plus ? 1 : 0;
+        Observations::Cell& cell = o.At(t, u.client, j);
+        cell.category = plus ? 1 : 0;
+        // The law of the θ the client binarized (the observer's input), by its class.
+        int cls = 0;
+        while (cls < 7 && kThetas[cls] != u.input[j]) ++cls;
+        if (kThetas[cls] != u.input[j]) throw std::runtime_error("a latent outside the design at " + at);
+        cell.law = cls;
+      }
+      // Replay from the documented key, entity and round; key separation: no other client's key
+      // reproduces the upload, at this client's entity or at the other's (the other's stream).
+      quant::StreamContext ctx;
+      ctx.generator = c.generator;
+      ctx.key = fl::DeriveKey(seed, "bnn-client", u.client);
+      ctx.round = t;
+      std::vector<std::uint64_t> bits(quant::PackedWords(kLatents));
+      quant::EncodeBnnUpload(c.binarizer, rr ? &*rr : nullptr, u.input, ctx, u.client, bits);
+      if (bits != u.words && !msg_bad++) msg_first = at;
+      for (std::uint32_t other = 0; other < kClients; ++other) {
+        if (other == u.client) continue;
+        ctx.key = fl::DeriveKey(seed, "bnn-client", other);
+        for (std::uint32_t entity : {u.client, other}) {
+          quant::EncodeBnnUpload(c.binarizer, rr ? &*rr : nullptr, u.input, ctx, entity, bits);
+          ++keys_n;
+          if (bits == u.words && !keys_bad++)
+            keys_first = at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity);
+        }
+      }
+      // Alg. E: what the model is handed next round.
+      if (t + 1 < kRounds) {
+        const std::vector<float>& next = model.handed[t + 1][u.client];
+        for (std::size_t j = 0; j < kLatents; ++j) {
+          const double want = kBeta * static_cast<double>(seen.broadcast[j]) + (1.0 - kBeta) * static_cast<double>(u.input[j]);
+          ++mix_n;
+          if ((next.size() != kLatents || std::fabs(static_cast<double>(next[j]) - want) > 1e-6) && !mix_bad++)
+            mix_first = at + " coordinate " + std::to_string(j);
+        }
+      }
+    }
+    for (std::size_t j = 0; j < kLatents; ++j) {
+      if (count[j] != seen.counts[j] && !cnt_bad++) cnt_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
+      // W̃_j = (2K_j − n)/n (E9) from the counts the server saw, in rationals.
+      const double w = (ref::Rational(2 * static_cast<long>(seen.counts[j]) - static_cast<long>(kClients)) / kClients).convert_to<double>();
+      if (std::fabs(static_cast<double>(seen.broadcast[j]) - w) > 1e-6 && !bc_bad++)
+        bc_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
+    }
+  }
+  const std::string& tag = run.tag;
+  const std::size_t cells = static_cast<std::size_t>(kRounds) * kLatents;
+  out.push_back(ExactCheck(Kind::kServer, tag + ": every round has all clients' uploads, the counts and the broadcast", kRounds,
+                           who_bad, "shape"));
+  LawChecks(o, tag, out);
+  IndependenceChecks(o, tag, {64}, out);
+  out.push_back(ExactCheck(Kind::kServer, tag + ": secure aggregate K_j = sum of the uploads' bits", cells, cnt_bad, cnt_first));
+  out.push_back(ExactCheck(Kind::kServer, tag + ": broadcast = (2K - n)/n (E9)", cells, bc_bad, bc_first));
+  out.push_back(ExactCheck(Kind::kServer, tag + ": next latents = beta W~ + (1 - beta) theta (Alg. E)", mix_n, mix_bad, mix_first));
+  out.push_back(ExactCheck(Kind::kReplay, tag + ": uploads replay from DeriveKey(seed, \"bnn-client\", i), entity i, round t",
+                           static_cast<std::size_t>(kRounds) * kClients, msg_bad, msg_first));
+  out.push_back(ExactCheck(Kind::kKeys, tag + ": no upload replays under another client's key or stream", keys_n, keys_bad, keys_first));
+  out.push_back(OrderReplayCheck(tag + ": local orders replay from DeriveKey(seed, \"bnn-shuffle\", i) at (t, i, private coin)",
+                                 model.orders, [&](std::uint32_t t, std::uint32_t i, std::size_t shard) {
+                                   fl::StreamCursor cur;
+                                   cur.ctx.key = fl::DeriveKey(seed, "bnn-shuffle", i);
+                                   cur.addr = {t, i, rng::Purpose::kPrivateCoin};
+                                   return fl::ShuffledPasses(cur, shard, static_cast<std::size_t>(c.local_steps) * c.batch);
+                                 }));
+}
+
 }  // namespace bnn_detail
 
 inline SuiteResult RunBnnLoopSuite(std::uint64_t seed = 4) {
-  using namespace bnn_detail;
   SuiteResult r;
   r.loop = "loop-bnn";
   const auto t0 = std::chrono::steady_clock::now();
-  GuardedRun("dpfl-bnn", r.checks, [&] {
-    fl::BnnTrainConfig c;
-    c.clients = kClients;
-    c.rounds = kRounds;
-    c.local_steps = 1;
-    c.batch = 1;
-    c.mix_beta = kBeta;
-    c.rr_gamma = kGamma;
-    c.binarizer = quant::Binarizer::kStoSign;
-    c.seed = seed;
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("dpfl-loop-wiring-bnn-" + std::to_string(::getpid()));
-    c.out_dir = dir.string();
-    const std::size_t n = 8 * kClients;
-    const data::Split split = IdentitySplit(n);
-    DesignModel model(Owners(data::IidShares(n, kClients, seed), n));
-    std::vector<fl::ObservedRound> rounds;
-    c.observer = [&](const fl::ObservedRound& o) {
-      rounds.push_back(o);
-      model.NextRound();
-    };
-    fl::RunBnnTraining(c, split, model);
-    std::filesystem::remove_all(dir);
-    if (rounds.size() != kRounds) throw std::runtime_error("the observer saw " + std::to_string(rounds.size()) + " rounds");
-
-    // The implemented γ̃ = ⌈γ 2^64⌉/2^64 (exact for γ = 1/4) and the exact upload laws per θ class.
-    const ref::Rational two64(ref::Int(1) << 64);
-    const ref::Rational scaled = ref::Rational(kGamma) * two64;
-    ref::Int num = ref::FloorInt(scaled);
-    if (ref::Rational(num) != scaled) num += 1;
-    const ref::Rational gamma(ref::Rational(num) / two64);
-    Observations o;
-    o.Reset(kRounds, kClients, kLatents);
-    for (float theta : kThetas) {
-      const double p = ref::BnnUploadPlusProbability(gamma, ref::Rational(static_cast<double>(theta)), true).convert_to<double>();
-      o.laws.push_back({1 - p, p});
-      o.law_names.push_back("upload law at theta = " + std::to_string(theta));
-    }
-    const quant::RandomizedResponse rr = quant::MakeRandomizedResponse(kGamma);
-    std::size_t cnt_bad = 0, bc_bad = 0, mix_n = 0, mix_bad = 0, msg_bad = 0, who_bad = 0, keys_n = 0, keys_bad = 0;
-    std::string cnt_first, bc_first, mix_first, msg_first, keys_first;
-    for (std::uint32_t t = 0; t < kRounds; ++t) {
-      const fl::ObservedRound& seen = rounds[t];
-      if (seen.uplinks.size() != kClients || seen.counts.size() != kLatents || seen.broadcast.size() != kLatents) {
-        ++who_bad;
-        continue;
-      }
-      std::vector<std::uint32_t> count(kLatents, 0);
-      for (const fl::ObservedUplink& u : seen.uplinks) {
-        if (u.client >= kClients || u.input.size() != kLatents) throw std::runtime_error("observed uplink of the wrong shape");
-        const std::string at = "round " + std::to_string(t) + " client " + std::to_string(u.client);
-        for (std::size_t j = 0; j < kLatents; ++j) {
-          const bool plus = Bit(u.words, j);
-          count[j] += plus ? 1 : 0;
-          Observations::Cell& cell = o.At(t, u.client, j);
-          cell.category = plus ? 1 : 0;
-          // The law of the θ the client binarized (the observer's input), by its class.
-          int cls = 0;
-          while (cls < 7 && kThetas[cls] != u.input[j]) ++cls;
-          cell.law = kThetas[cls] == u.input[j] ? cls : -1;
-          if (cell.law < 0) throw std::runtime_error("a latent outside the design at " + at);
-        }
-        // Replay from the documented key, entity and round.
-        quant::StreamContext ctx;
-        ctx.generator = c.generator;
-        ctx.key = fl::DeriveKey(seed, "bnn-client", u.client);
-        ctx.round = t;
-        std::vector<std::uint64_t> bits(quant::PackedWords(kLatents));
-        quant::EncodeBnnUpload(c.binarizer, &rr, u.input, ctx, u.client, bits);
-        if (bits != u.words && !msg_bad++) msg_first = at;
-        for (std::uint32_t other = 0; other < kClients; ++other) {  // key separation
-          if (other == u.client) continue;
-          ctx.key = fl::DeriveKey(seed, "bnn-client", other);
-          for (std::uint32_t entity : {u.client, other}) {
-            quant::EncodeBnnUpload(c.binarizer, &rr, u.input, ctx, entity, bits);
-            ++keys_n;
-            if (bits == u.words && !keys_bad++)
-              keys_first = at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity);
-          }
-        }
-        // Alg. E: what the model is handed next round.
-        if (t + 1 < kRounds) {
-          const std::vector<float>& next = model.handed[t + 1][u.client];
-          for (std::size_t j = 0; j < kLatents; ++j) {
-            const double want = kBeta * static_cast<double>(seen.broadcast[j]) + (1.0 - kBeta) * static_cast<double>(u.input[j]);
-            ++mix_n;
-            if ((next.size() != kLatents || std::fabs(static_cast<double>(next[j]) - want) > 1e-6) && !mix_bad++)
-              mix_first = at + " coordinate " + std::to_string(j);
-          }
-        }
-      }
-      for (std::size_t j = 0; j < kLatents; ++j) {
-        if (count[j] != seen.counts[j] && !cnt_bad++) cnt_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
-        // W̃_j = (2K_j − n)/n (E9) from the counts the server saw, in rationals.
-        const double w = (ref::Rational(2 * static_cast<long>(seen.counts[j]) - static_cast<long>(kClients)) / kClients).convert_to<double>();
-        if (std::fabs(static_cast<double>(seen.broadcast[j]) - w) > 1e-6 && !bc_bad++)
-          bc_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
-      }
-    }
-    const std::size_t cells = static_cast<std::size_t>(kRounds) * kLatents;
-    r.checks.push_back(ExactCheck(Kind::kServer, "every round: all clients' uploads, counts and broadcast", kRounds, who_bad, "shape"));
-    LawChecks(o, "dpfl-bnn", r.checks);
-    IndependenceChecks(o, "dpfl-bnn", {64}, r.checks);
-    r.checks.push_back(ExactCheck(Kind::kServer, "secure aggregate K_j = sum of the uploads' bits", cells, cnt_bad, cnt_first));
-    r.checks.push_back(ExactCheck(Kind::kServer, "broadcast = (2K - n)/n (E9)", cells, bc_bad, bc_first));
-    r.checks.push_back(ExactCheck(Kind::kServer, "next latents = beta W~ + (1 - beta) theta (Alg. E)", mix_n, mix_bad, mix_first));
-    r.checks.push_back(ExactCheck(Kind::kReplay, "uploads replay from DeriveKey(seed, \"bnn-client\", i), entity i, round t",
-                                  static_cast<std::size_t>(kRounds) * kClients, msg_bad, msg_first));
-    r.checks.push_back(ExactCheck(Kind::kKeys, "no upload replays under another client's key or stream", keys_n, keys_bad, keys_first));
-  });
+  const bnn_detail::Run runs[] = {{quant::Binarizer::kStoSign, bnn_detail::kGamma, "stosign-rr"},
+                                  {quant::Binarizer::kSign, bnn_detail::kGamma, "sign-rr"},
+                                  {quant::Binarizer::kStoSign, std::nullopt, "stosign"}};
+  for (const bnn_detail::Run& run : runs) GuardedRun(run.tag, r.checks, [&] { bnn_detail::Analyse(run, seed, r.checks); });
   ApplyHolm(r);
   r.seconds = SecondsSince(t0);
   return r;

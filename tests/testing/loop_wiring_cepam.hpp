@@ -1,12 +1,14 @@
 // The seed-002 loop's FL-layer suite (RunCepamTraining, dpfl/fl/cepam_training.hpp), on the
 // shared pieces of tests/testing/loop_wiring_harness.hpp.
 //
-// Three runs of the real loop with the design trainer, clip γ = 1:
+// Four runs of the real loop with the design trainer, clip γ = 1:
 //  * cepam-gaussian: lattice dimension n = 2, σ = 1/2, K = 6, T = 4, m = 2^14; inputs {0, 2^-7,
-//    −2^-7, 2^-8} by coordinate pair (‖X‖₂ = 0.375 < γ), except client 3 in round 0, whose ±2^-4
-//    update (‖X‖₂ = 4) the loop must clip to γ (Alg. 1 step 4);
+//    −2^-7, 2^-8} by coordinate pair (‖X‖₂ = 0.375 < γ), except client 3 in round 0, whose ±2^-2
+//    update (‖X‖₂ = 32) the loop must clip to γ (Alg. 1 step 4; unclipped, the error would be
+//    shifted by about σ/2);
 //  * cepam-laplace: n = 1, b = 1/2, K = 4, T = 3, m = 2^13, the same inputs;
-//  * fl-gaussian (the floating-point baseline): σ = 1/2, K = 4, T = 3, m = 2^14, the same inputs.
+//  * fl-gaussian and fl-laplace (the floating-point baselines): σ = b = 1/2, K = 4, T = 3, m = 2^14
+//    and 2^13, the same inputs.
 // Categories: the bin of the reconstruction error e = X̂ − X̃ (X̃ the clipped input, computed by the
 // test) among 8 bins cut at σ·{±1.6, ±1, ±0.5, 0} (Gaussian) or b·{±1.5, ±0.7, ±0.25, 0}
 // (Laplace), with exact bin probabilities from ref::NormalCdf / ref::Exp enclosures. The error is
@@ -16,7 +18,10 @@
 // server (every decode equals DecodeCepamUplink of the replayed message under the documented key
 // and round; the broadcast is W_t + (1/K) Σ X̂), replay (every message equals EncodeCepamUplink
 // under DeriveKey(seed, "cepam-client", i), entity i, round t), keys (no message replays under
-// another client's key).
+// another client's key or stream; the local samples are Below(n_k) draws of DeriveKey(seed,
+// "cepam-sample", i) at (t, i, private coin)). The decode check uses the production codec's
+// decoder (the reference states the error law, not a decoder); the law checks hold it to the
+// reference.
 #pragma once
 
 #include <filesystem>
@@ -50,7 +55,7 @@ inline std::vector<float> Design(const Run& run, std::uint32_t client, std::uint
   std::vector<float> h(run.m);
   static const float values[4] = {0.0f, 0x1p-7f, -0x1p-7f, 0x1p-8f};
   for (std::size_t j = 0; j < run.m; ++j)
-    h[j] = ClipCase(client, round) ? ((j >> 1) & 1 ? -0x1p-4f : 0x1p-4f) : values[(j >> 1) & 3];
+    h[j] = ClipCase(client, round) ? ((j >> 1) & 1 ? -0x1p-2f : 0x1p-2f) : values[(j >> 1) & 3];
   return h;
 }
 
@@ -117,13 +122,14 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
   };
   fl::RunCepamTraining(c, split, trainer);
   c.observer = nullptr;
+  const auto orders = trainer.orders;
   std::filesystem::remove_all(dir);
   if (rounds.size() != run.rounds) throw std::runtime_error("the observer saw " + std::to_string(rounds.size()) + " rounds");
 
   const Bins bins(fl::CepamFlGaussian(run.mechanism));
   Observations o;
   o.Reset(run.rounds, run.clients, run.m);
-  const char* classes[5] = {"input 0", "input 2^-7", "input -2^-7", "input 2^-8", "clipped input (+-2^-4 scaled to norm 1)"};
+  const char* classes[5] = {"input 0", "input 2^-7", "input -2^-7", "input 2^-8", "clipped input (+-2^-2 scaled to norm 1)"};
   for (const char* name : classes) {
     o.laws.push_back(bins.probs);
     o.law_names.push_back(std::string("error bins, ") + name);
@@ -185,6 +191,16 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
   out.push_back(ExactCheck(Kind::kReplay, run.tag + ": messages replay from DeriveKey(seed, \"cepam-client\", i), entity i, round t",
                            msg_n, msg_bad, msg_first));
   out.push_back(ExactCheck(Kind::kKeys, run.tag + ": no message replays under another client's key or stream", keys_n, keys_bad, keys_first));
+  // Eq. (3): τ indices ~ Unif[n_k] with replacement from the client's own "cepam-sample" stream.
+  out.push_back(OrderReplayCheck(run.tag + ": local samples replay from DeriveKey(seed, \"cepam-sample\", i) at (t, i, private coin)",
+                                 orders, [&](std::uint32_t t, std::uint32_t i, std::size_t shard) {
+                                   fl::StreamCursor cur;
+                                   cur.ctx.key = fl::DeriveKey(seed, "cepam-sample", i);
+                                   cur.addr = {t, i, rng::Purpose::kPrivateCoin};
+                                   std::vector<std::size_t> order(static_cast<std::size_t>(c.local_steps));
+                                   for (auto& j : order) j = static_cast<std::size_t>(cur.Below(shard));
+                                   return order;
+                                 }));
 }
 
 }  // namespace cp_detail
@@ -199,6 +215,7 @@ inline SuiteResult RunCepamLoopSuite(std::uint64_t seed = 2) {
         {CepamFlMechanism::kCepamGaussian, 2, 6, 4, std::size_t{1} << 14, "cepam-gaussian"},
         {CepamFlMechanism::kCepamLaplace, 1, 4, 3, std::size_t{1} << 13, "cepam-laplace"},
         {CepamFlMechanism::kFlGaussian, 1, 4, 3, std::size_t{1} << 14, "fl-gaussian"},
+        {CepamFlMechanism::kFlLaplace, 1, 4, 3, std::size_t{1} << 13, "fl-laplace"},
     };
     for (const cp_detail::Run& run : runs) GuardedRun(run.tag, r.checks, [&] { cp_detail::Analyse(run, seed, r.checks); });
   } catch (const std::exception& e) {

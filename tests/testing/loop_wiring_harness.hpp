@@ -25,7 +25,8 @@
 //                mechanism harnesses); exact, p = 0 or 1;
 //   keys         key separation: no client's message is reproduced under any other client's
 //                documented key, at its own entity or at the other client's (the other's whole
-//                stream: a reuse); exact.
+//                stream: a reuse); every local sample order comes from its own documented
+//                purpose key (a training stream keyed like a mechanism stream shows here); exact.
 // A run that stops on an exception (the loop's own consistency checks, e.g. a corrupt bitstream
 // under a wrong decode) is a failed server check "the loop runs every round to the end".
 // A pooled pair table mixes pairs whose inputs differ; its expected counts are the sums of the
@@ -44,6 +45,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dpfl/data/datasets.hpp"
@@ -302,10 +304,11 @@ class DesignTrainer final : public fl::LocalTrainer {
   DesignTrainer(std::size_t m, std::vector<int> owner, Design design) : m_(m), owner_(std::move(owner)), design_(std::move(design)) {}
   std::vector<std::size_t> LayerSizes() const override { return {m_}; }
   std::vector<float> InitialWeights() const override { return std::vector<float>(m_, 0.0f); }
-  std::vector<float> TrainLocal(const std::vector<float>& w, const data::Dataset& data, const std::vector<std::size_t>&, int,
+  std::vector<float> TrainLocal(const std::vector<float>& w, const data::Dataset& data, const std::vector<std::size_t>& order, int,
                                 double* mean_loss) override {
     const int client = owner_.at(static_cast<std::size_t>(data.images.at(0)));
     if (client < 0) throw std::logic_error("design trainer: a shard holds a dropped sample");
+    orders[{round_, static_cast<std::uint32_t>(client)}] = {data.size(), order};
     const std::vector<float> h = design_(static_cast<std::uint32_t>(client), round_);
     std::vector<float> local(w.size());
     for (std::size_t j = 0; j < w.size(); ++j) local[j] = w[j] + h[j];
@@ -314,6 +317,8 @@ class DesignTrainer final : public fl::LocalTrainer {
   }
   fl::Evaluation Evaluate(const std::vector<float>&, const data::Dataset&) override { return {}; }
   void NextRound() { ++round_; }
+  // (round, client) → (shard size, the local sample order the loop handed over).
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::size_t, std::vector<std::size_t>>> orders;
 
  private:
   std::size_t m_;
@@ -321,6 +326,18 @@ class DesignTrainer final : public fl::LocalTrainer {
   Design design_;
   std::uint32_t round_ = 0;
 };
+
+// The key-separation check of the local sample orders: every order the loop handed to a client's
+// trainer equals `documented(round, client, shard size)` (the derivation the loop's docs state).
+template <class Orders, class Documented>
+Check OrderReplayCheck(const std::string& what, const Orders& orders, Documented documented) {
+  std::size_t bad = 0;
+  std::string first;
+  for (const auto& [at, got] : orders)
+    if (documented(at.first, at.second, got.first) != got.second && !bad++)
+      first = "round " + std::to_string(at.first) + " client " + std::to_string(at.second);
+  return ExactCheck(Kind::kKeys, what, orders.size(), bad, first);
+}
 
 // Power, as DESIGN.md asks: the smallest Cohen w each check detects with probability ≥ kPower at
 // the Holm step-1 level α/m (the most demanding step), from its own sample size and dof.

@@ -1,31 +1,39 @@
 // The seed-003 loop's FL-layer suite (RunQgaussTraining, dpfl/fl/qgauss_training.hpp), on the
 // shared pieces of tests/testing/loop_wiring_harness.hpp.
 //
-// Two runs of the real loop with the design trainer, mechanism qgauss (σ = 0.35, k = 5, C = 1, so
-// δ_q = 1/2, grid unit g = 2^-17, s = ⌈(σ/g)²⌉^½ ≈ 45,875 grid units):
-//  * full: K = 6 clients, T = 4 rounds, m = 2^14 coordinates (4 noise chunks of 4096); inputs
+// Three runs of the real loop with the design trainer, σ = 0.35, C = 1:
+//  * full (qgauss, k = 5, so δ_q = 1/2, grid unit g = 2^-17, s = ⌈(σ/g)²⌉^½ ≈ 45,875 grid units):
+//    K = 6 clients, T = 4 rounds, m = 2^14 coordinates (4 noise chunks of 4096); inputs
 //    {0, 2^-8, −2^-8, 2^-9} by coordinate pair (‖h‖₂ = 0.375 < C/2, no clip), except client 3 in
-//    round 0, whose ±2^-5 update (‖h‖₂ = 4) the loop must clip by the exact factor 1/8;
-//  * poisson: K = 16, T = 64, q = 3/8 (so q̃ = ⌈q 2^64⌉/2^64 = q exactly), m = 2^8.
-// Categories: the level index read from the packed message by the test (b = 3 bits per index,
-// little-endian words); laws: ref::QuantizedGaussianGridPmf at the reference's grid position of the
-// clipped input. Checks: law, rounds, clients, coordinates (neighbours; j vs j + 4096, the noise
-// chunk boundary), participation (marginal Bernoulli(q), rounds, clients), server (each decode is
-// B(index) = −C + index·2C/(k − 1) computed in rationals; the broadcast is W_t + (1/|S_t|) Σ x̂,
-// E13; no participant: unchanged), replay (the participants are the sampling stream's decisions —
-// word i of DeriveKey(seed, "qgauss-sampling") at (t, 0, kPairing) below ⌈q 2^64⌉ — and every
-// message is QgaussEncode under DeriveKey(seed, "qgauss-client", i), round t, entity i), keys (no
-// message replays under another client's key).
+//    round 0, whose ±2^-3 update (‖h‖₂ = 16) the loop must clip by the exact factor 1/32 (to
+//    ±2^-8; unclipped it would sit a quarter level step away);
+//  * poisson (qgauss): K = 16, T = 64, q = 3/8 (so q̃ = ⌈q 2^64⌉/2^64 = q exactly), m = 2^8;
+//  * gaussian (qgauss-gaussian, the unquantized baseline on the k = 2 grid, g = 2^-15): K = 4,
+//    T = 3, m = 2^13, the full run's inputs.
+// Categories: qgauss, the level index read from the packed message by the test (b = 3 bits per
+// index, little-endian words), law ref::QuantizedGaussianGridPmf at the reference's grid position
+// of the clipped input; qgauss-gaussian, the bin of Z = (the float's grid position) − q among 8
+// integer ranges, law ref::DiscreteGaussianLaw(s²). Checks: law (and the support: indices < k,
+// floats on the grid), rounds, clients, coordinates (neighbours; j vs j + 4096, the noise chunk
+// boundary), participation (marginal Bernoulli(q), rounds, clients), server (each decode is
+// B(index) = −C + index·2C/(k − 1) in rationals, or the float sent; the broadcast is
+// W_t + (1/|S_t|) Σ x̂, E13; no participant: unchanged), replay (the participants are the sampling
+// stream's decisions — word i of DeriveKey(seed, "qgauss-sampling") at (t, 0, kPairing) below
+// ⌈q 2^64⌉ — and every message is QgaussEncode / QgaussNoisy under DeriveKey(seed, "qgauss-client",
+// i), round t, entity i), keys (no message replays under another client's key or stream; the
+// local orders are ShuffledPasses of DeriveKey(seed, "qgauss-order", i) at (t, i, private coin)).
 #pragma once
 
 #include <filesystem>
 #include <map>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #include "dpfl/fl/qgauss_training.hpp"
 #include "dpfl/fl/stream_util.hpp"
+#include "dpfl/ref/discrete_noise.hpp"
 #include "dpfl/ref/quantized_gaussian_grid.hpp"
 #include "testing/loop_wiring_harness.hpp"
 
@@ -38,17 +46,22 @@ inline constexpr std::uint32_t kLevels = 5;
 inline constexpr int kIndexBits = 3;
 
 struct Run {
+  fl::QgaussFlMechanism mechanism = fl::QgaussFlMechanism::kQgauss;
   std::uint32_t clients = 0, rounds = 0;
   std::size_t m = 0;
   double sampling = 1.0;
   std::string tag;
 };
 
+inline bool ClipCase(const Run& run, std::uint32_t client, std::uint32_t round) {
+  return run.sampling == 1.0 && client == 3 && round == 0;
+}
+
 inline std::vector<float> Design(const Run& run, std::uint32_t client, std::uint32_t round) {
   std::vector<float> h(run.m);
-  const bool clip_case = run.sampling == 1.0 && client == 3 && round == 0;
   static const float values[4] = {0.0f, 0x1p-8f, -0x1p-8f, 0x1p-9f};
-  for (std::size_t j = 0; j < run.m; ++j) h[j] = clip_case ? ((j >> 1) & 1 ? -0x1p-5f : 0x1p-5f) : values[(j >> 1) & 3];
+  for (std::size_t j = 0; j < run.m; ++j)
+    h[j] = ClipCase(run, client, round) ? ((j >> 1) & 1 ? -0x1p-3f : 0x1p-3f) : values[(j >> 1) & 3];
   return h;
 }
 
@@ -64,12 +77,13 @@ inline std::uint32_t IndexAt(const std::vector<std::uint64_t>& words, std::size_
 struct RunResult {
   std::vector<fl::ObservedRound> rounds;
   fl::QgaussTrainConfig config;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::size_t, std::vector<std::size_t>>> orders;
 };
 
 inline RunResult RunLoop(const Run& run, std::uint64_t seed) {
   RunResult r;
   fl::QgaussTrainConfig& c = r.config;
-  c.mechanism = fl::QgaussFlMechanism::kQgauss;
+  c.mechanism = run.mechanism;
   c.noise = {kSigma, kLevels, kClip};
   c.clients = run.clients;
   c.rounds = run.rounds;
@@ -90,15 +104,39 @@ inline RunResult RunLoop(const Run& run, std::uint64_t seed) {
   };
   fl::RunQgaussTraining(c, split, trainer);
   c.observer = nullptr;
+  r.orders = trainer.orders;
   std::filesystem::remove_all(dir);
   return r;
 }
 
-// The reference's grid and the pmf cache (one law per grid position).
+// The reference's grid and the laws: qgauss, one index law per grid position
+// (QuantizedGaussianGridPmf); qgauss-gaussian, the bins of Z (8 integer ranges cut at
+// s·{±1.6, ±1, ±0.5, 0}, DiscreteGaussianLaw::RangeProbability), one law per input class.
 struct Laws {
-  ref::QgGrid grid = ref::QuantizedGaussianGridFor(ref::Rational(kSigma), kLevels, ref::Rational(kClip));
+  bool quantized = true;
+  ref::QgGrid grid;
   std::map<std::string, int> by_position;
-  int LawOf(Observations& o, const ref::Int& q) {
+  std::vector<ref::Int> cuts;  // qgauss-gaussian: bin b is (cuts[b-1], cuts[b]]
+  explicit Laws(const Run& run, Observations& o)
+      : quantized(run.mechanism == fl::QgaussFlMechanism::kQgauss),
+        grid(ref::QuantizedGaussianGridFor(ref::Rational(kSigma), quantized ? kLevels : 2, ref::Rational(kClip))) {
+    if (quantized) return;
+    const ref::DiscreteGaussianLaw z(ref::Rational(grid.sigma2), 64);
+    const double s = std::sqrt(grid.sigma2.convert_to<double>());
+    for (double c : {-1.6, -1.0, -0.5, 0.0, 0.5, 1.0, 1.6}) cuts.push_back(ref::Int(static_cast<long long>(std::floor(c * s))));
+    std::vector<double> p;
+    ref::Int lo = -(ref::Int(1) << 40);  // beyond 2^40 ≫ 40 s the mass is far below 2^-64
+    for (std::size_t b = 0; b <= cuts.size(); ++b) {
+      const ref::Int hi = b < cuts.size() ? cuts[b] : ref::Int(1) << 40;
+      p.push_back(z.RangeProbability(lo + (b ? 1 : 0), hi).MidDouble());
+      lo = hi;
+    }
+    for (int cls = 0; cls < 5; ++cls) {
+      o.laws.push_back(p);
+      o.law_names.push_back("bins of Z ~ N_Z(0, s^2), input class " + std::to_string(cls));
+    }
+  }
+  int IndexLaw(Observations& o, const ref::Int& q) {
     const std::string key = q.str();
     const auto it = by_position.find(key);
     if (it != by_position.end()) return it->second;
@@ -110,16 +148,23 @@ struct Laws {
     by_position[key] = id;
     return id;
   }
+  int ZBin(const ref::Int& z) const {
+    int b = 0;
+    while (b < static_cast<int>(cuts.size()) && z > cuts[static_cast<std::size_t>(b)]) ++b;
+    return b;
+  }
 };
 
-// Categories of one run, plus the server and replay checks (exact).
+// Categories of one run, plus the server, replay and key checks (exact).
 inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out) {
-  Laws laws;
   Observations o;
   o.Reset(run.rounds, run.clients, run.m);
-  const fl::QgaussGrid grid = fl::MakeQgaussGrid(rr.config.noise);
+  Laws laws(run, o);
+  const fl::QgaussGrid grid = fl::MakeQgaussGrid(fl::QgaussGridConfig(run.mechanism, rr.config.noise));
   const ref::Rational two_c(2 * kClip);
-  std::size_t support_bad = 0, decode_n = 0, decode_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0, who_bad = 0, keys_n = 0, keys_bad = 0;
+  const double g = (two_c / ref::Rational(laws.grid.span)).convert_to<double>();  // 2C/L, a power of two here: exact
+  std::size_t support_n = 0, support_bad = 0, decode_n = 0, decode_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0,
+              who_bad = 0, keys_n = 0, keys_bad = 0;
   std::string support_first, decode_first, agg_first, msg_first, who_first, keys_first;
   // The sampling threshold ⌈q·2^64⌉ in exact arithmetic (2^64 − 1 at most; q = 1: everybody).
   const ref::Rational scaled = ref::Rational(run.sampling) * ref::Rational(ref::Int(1) << 64);
@@ -129,6 +174,19 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
   std::vector<float> previous(run.m, 0.0f);
   std::vector<std::vector<int>> present(run.rounds, std::vector<int>(run.clients, 0));
   if (rr.rounds.size() != run.rounds) throw std::runtime_error("the observer saw " + std::to_string(rr.rounds.size()) + " rounds");
+  const auto encode = [&](const std::vector<std::int64_t>& q, const rng::StreamKey& key, std::uint32_t t, std::uint32_t entity,
+                          const fl::ObservedUplink& u) {
+    quant::StreamContext ctx;
+    ctx.generator = rr.config.generator;
+    ctx.key = key;
+    ctx.round = t;
+    if (laws.quantized) return fl::QgaussEncode(grid, q, ctx, entity).words == u.words;
+    const std::vector<std::int64_t> noisy = fl::QgaussNoisy(grid, q, ctx, entity);
+    if (noisy.size() != u.floats.size()) return false;
+    for (std::size_t j = 0; j < noisy.size(); ++j)
+      if (static_cast<float>(static_cast<double>(noisy[j]) * grid.unit) != u.floats[j]) return false;
+    return true;
+  };
   for (std::uint32_t t = 0; t < run.rounds; ++t) {
     const fl::ObservedRound& seen = rr.rounds[t];
     // Participants: the documented sampling decisions.
@@ -145,49 +203,55 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
     if (got != expected && !who_bad++) who_first = "round " + std::to_string(t);
     std::vector<double> sum(run.m, 0.0);
     for (const fl::ObservedUplink& u : seen.uplinks) {
-      if (u.client >= run.clients || u.input.size() != run.m || u.decoded.size() != run.m)
+      if (u.client >= run.clients || u.input.size() != run.m || u.decoded.size() != run.m ||
+          (laws.quantized ? u.words.empty() : u.floats.size() != run.m))
         throw std::runtime_error("observed uplink of the wrong shape");
+      const std::string at = "round " + std::to_string(t) + " client " + std::to_string(u.client);
       present[t][u.client] = 1;
       // The input as the mechanism clips it (ℓ2 to C/2), then the reference's grid position.
       double n2 = 0;
       for (float v : u.input) n2 += static_cast<double>(v) * v;
       const double factor = std::sqrt(n2) > kClip / 2 ? (kClip / 2) / std::sqrt(n2) : 1.0;
       for (std::size_t j = 0; j < run.m; ++j) {
-        const std::uint32_t idx = IndexAt(u.words, j);
+        const ref::Int q = ref::QuantizedGaussianGridPosition(laws.grid, ref::Rational(static_cast<double>(u.input[j]) * factor));
         Observations::Cell& cell = o.At(t, u.client, j);
-        if (idx >= kLevels) {
-          if (!support_bad++) support_first = "round " + std::to_string(t) + " client " + std::to_string(u.client);
-          continue;
+        ++support_n;
+        double want = 0;  // what the server must make of coordinate j
+        if (laws.quantized) {
+          const std::uint32_t idx = IndexAt(u.words, j);
+          if (idx >= kLevels) {
+            if (!support_bad++) support_first = at + " coordinate " + std::to_string(j);
+            continue;
+          }
+          cell.law = laws.IndexLaw(o, q);
+          cell.category = static_cast<int>(idx);
+          want = (ref::Rational(-kClip) + ref::Rational(idx) * two_c / (kLevels - 1)).convert_to<double>();  // B(index)
+        } else {
+          // The float must be a grid point (q + Z)·g: Z = its grid position minus q.
+          const double pos = static_cast<double>(u.floats[j]) / g;
+          if (!(std::fabs(pos - std::nearbyint(pos)) <= 0.25)) {
+            if (!support_bad++) support_first = at + " coordinate " + std::to_string(j);
+            continue;
+          }
+          cell.law = factor < 1.0 ? 4 : static_cast<int>((j >> 1) & 3);
+          cell.category = laws.ZBin(ref::Int(static_cast<long long>(std::nearbyint(pos))) - q);
+          want = static_cast<double>(u.floats[j]);
         }
-        const double x = static_cast<double>(u.input[j]) * factor;
-        cell.law = laws.LawOf(o, ref::QuantizedGaussianGridPosition(laws.grid, ref::Rational(x)));
-        cell.category = static_cast<int>(idx);
-        // Server: x̂_j = B(index) = −C + index·2C/(k − 1).
-        const double level = (ref::Rational(-kClip) + ref::Rational(idx) * two_c / (kLevels - 1)).convert_to<double>();
         ++decode_n;
-        if (std::fabs(u.decoded[j] - level) > 1e-6 && !decode_bad++)
-          decode_first = "round " + std::to_string(t) + " client " + std::to_string(u.client) + " coordinate " + std::to_string(j);
+        if (std::fabs(u.decoded[j] - want) > 1e-6 && !decode_bad++) decode_first = at + " coordinate " + std::to_string(j);
         sum[j] += u.decoded[j];
       }
-      // Replay from the documented key and address.
-      quant::StreamContext ctx;
-      ctx.generator = rr.config.generator;
-      ctx.key = fl::DeriveKey(rr.config.seed, "qgauss-client", u.client);
-      ctx.round = t;
+      // Replay from the documented key and address; key separation: no other client's key
+      // reproduces the message, at this client's entity or at the other's (the other's stream).
       const std::vector<std::int64_t> q = fl::QgaussClipToGrid(grid, u.input);
-      const fl::QgaussMessage replay = fl::QgaussEncode(grid, q, ctx, u.client);
       ++msg_n;
-      if (replay.words != u.words && !msg_bad++) msg_first = "round " + std::to_string(t) + " client " + std::to_string(u.client);
-      // Key separation: no other client's key reproduces the message, at this client's address or
-      // at the other client's own (which would be the other's stream: a reuse).
+      if (!encode(q, fl::DeriveKey(rr.config.seed, "qgauss-client", u.client), t, u.client, u) && !msg_bad++) msg_first = at;
       for (std::uint32_t other = 0; other < run.clients; ++other) {
         if (other == u.client) continue;
-        ctx.key = fl::DeriveKey(rr.config.seed, "qgauss-client", other);
         for (std::uint32_t entity : {u.client, other}) {
           ++keys_n;
-          if (fl::QgaussEncode(grid, q, ctx, entity).words == u.words && !keys_bad++)
-            keys_first = "round " + std::to_string(t) + " client " + std::to_string(u.client) + " under client " +
-                         std::to_string(other) + "'s key, entity " + std::to_string(entity);
+          if (encode(q, fl::DeriveKey(rr.config.seed, "qgauss-client", other), t, entity, u) && !keys_bad++)
+            keys_first = at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity);
         }
       }
     }
@@ -202,15 +266,24 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
     previous = seen.broadcast;
   }
   const std::string& tag = run.tag;
-  out.push_back(ExactCheck(Kind::kLaw, tag + ": every index in [0, k)", decode_n + support_bad, support_bad, support_first));
+  out.push_back(ExactCheck(Kind::kLaw, tag + (laws.quantized ? ": every index in [0, k)" : ": every float on the noise grid"),
+                           support_n, support_bad, support_first));
   LawChecks(o, tag, out);
   IndependenceChecks(o, tag, {fl::kQgaussChunk}, out);
-  out.push_back(ExactCheck(Kind::kServer, tag + ": each decode is B(index)", decode_n, decode_bad, decode_first));
+  out.push_back(ExactCheck(Kind::kServer, tag + (laws.quantized ? ": each decode is B(index)" : ": each decode is the float sent"),
+                           decode_n, decode_bad, decode_first));
   out.push_back(ExactCheck(Kind::kServer, tag + ": broadcast = W_t + mean of the participants' decodes (E13)", agg_n, agg_bad, agg_first));
   out.push_back(ExactCheck(Kind::kReplay, tag + ": participants = the documented sampling decisions", run.rounds, who_bad, who_first));
   out.push_back(ExactCheck(Kind::kReplay, tag + ": messages replay from DeriveKey(seed, \"qgauss-client\", i), round t, entity i",
                            msg_n, msg_bad, msg_first));
   out.push_back(ExactCheck(Kind::kKeys, tag + ": no message replays under another client's key or stream", keys_n, keys_bad, keys_first));
+  out.push_back(OrderReplayCheck(tag + ": local orders replay from DeriveKey(seed, \"qgauss-order\", i) at (t, i, private coin)",
+                                 rr.orders, [&](std::uint32_t t, std::uint32_t i, std::size_t shard) {
+                                   fl::StreamCursor cur;
+                                   cur.ctx.key = fl::DeriveKey(rr.config.seed, "qgauss-order", i);
+                                   cur.addr = {t, i, rng::Purpose::kPrivateCoin};
+                                   return fl::ShuffledPasses(cur, shard, shard);
+                                 }));
   if (run.sampling < 1.0) {
     const double q = run.sampling;
     const std::vector<double> marginal{1 - q, q};
@@ -237,9 +310,11 @@ inline SuiteResult RunQgaussLoopSuite(std::uint64_t seed = 3) {
   r.loop = "loop-qgauss";
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    const qg_detail::Run full{6, 4, std::size_t{1} << 14, 1.0, "full"};
-    const qg_detail::Run poisson{16, 64, std::size_t{1} << 8, 0.375, "poisson"};
-    for (const qg_detail::Run& run : {full, poisson})
+    using fl::QgaussFlMechanism;
+    const qg_detail::Run runs[] = {{QgaussFlMechanism::kQgauss, 6, 4, std::size_t{1} << 14, 1.0, "full"},
+                                   {QgaussFlMechanism::kQgauss, 16, 64, std::size_t{1} << 8, 0.375, "poisson"},
+                                   {QgaussFlMechanism::kGaussian, 4, 3, std::size_t{1} << 13, 1.0, "gaussian"}};
+    for (const qg_detail::Run& run : runs)
       GuardedRun(run.tag, r.checks, [&] { qg_detail::Analyse(run, qg_detail::RunLoop(run, seed), r.checks); });
   } catch (const std::exception& e) {
     r.error = e.what();

@@ -40,6 +40,9 @@ nlohmann::json Fingerprint(const BnnTrainConfig& c, std::size_t d, std::size_t l
 std::vector<std::size_t> LocalOrder(const BnnTrainConfig& c, std::uint32_t client, std::uint32_t round, std::size_t shard) {
   StreamCursor cur;
   cur.ctx.key = DeriveKey(c.seed, "bnn-shuffle", client);
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kBnnShuffleFromClientKey)) cur.ctx.key = DeriveKey(c.seed, "bnn-client", client);
+#endif
   cur.addr = {round, client, rng::Purpose::kPrivateCoin};
   return ShuffledPasses(cur, shard, static_cast<std::size_t>(c.local_steps) * static_cast<std::size_t>(c.batch));
 }

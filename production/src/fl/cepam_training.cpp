@@ -45,6 +45,9 @@ std::vector<std::size_t> SampleWithReplacement(const CepamTrainConfig& c, std::u
   if (shard == 0) return {};
   StreamCursor cur;
   cur.ctx.key = DeriveKey(c.seed, "cepam-sample", client);
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamSampleFromNoiseKey)) cur.ctx.key = DeriveSubKey(DeriveKey(c.seed, "cepam-client", client), "noise");
+#endif
   cur.addr = {round, client, rng::Purpose::kPrivateCoin};
   std::vector<std::size_t> order(static_cast<std::size_t>(c.local_steps));
   for (auto& j : order) j = static_cast<std::size_t>(cur.Below(shard));

@@ -244,6 +244,9 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
       ClientWork& w = work[k];
       StreamCursor order_cur;
       order_cur.ctx.key = DeriveKey(config.seed, "qgauss-order", i);
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussOrderFromClientKey)) order_cur.ctx.key = keys[i];
+#endif
       order_cur.addr = {t, i, rng::Purpose::kPrivateCoin};
       const std::size_t n = shards[i].size();
       const std::vector<std::size_t> order =
