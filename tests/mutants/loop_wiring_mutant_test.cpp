@@ -127,6 +127,8 @@ lw::SuiteResult RunWith(FlWiringMutant m, Loop loop, const std::string& name, co
   std::printf("| %s | %s | %zu of %zu: %s | %s (%s) | %.3g | %.2f s |\n", name.c_str(), breaks.c_str(), r.rejected, r.checks.size(),
               r.RejectedByKind().c_str(), s ? lw::KindName(s->kind) : "-", s ? s->what.c_str() : "-", s ? s->p_value : 1.0,
               r.seconds);
+  for (const lw::Check& c : r.checks)
+    if (c.rejected) std::printf("    rejected %s: %s (p %.3g)\n", lw::KindName(c.kind), c.what.c_str(), c.p_value);
   if (!r.error.empty()) std::printf("    the suite stopped on an exception: %s\n", r.error.c_str());
   return r;
 }
