@@ -78,6 +78,8 @@ const std::vector<Mutant>& Catalog() {
        "every client draws client 0's noise and coins", {Kind::kClients, Kind::kKeys, Kind::kReplay}},
       {"Q8 `kQgaussOrderFromClientKey`", FlWiringMutant::kQgaussOrderFromClientKey, Loop::kQgauss,
        "a training stream keyed like the mechanism (a key shared across purposes)", {Kind::kKeys}},
+      {"Q9 `kQgaussParticipationsNotCounted`", FlWiringMutant::kQgaussParticipationsNotCounted, Loop::kQgauss,
+       "the certificate composes fewer rounds than a client took part in", {Kind::kCertificate}},
       {"C1 `kCepamRoundFixed`", FlWiringMutant::kCepamRoundFixed, Loop::kCepam, "layers, dithers and noise repeat every round",
        {Kind::kRounds, Kind::kReplay}},
       {"C2 `kCepamSharedClientKey`", FlWiringMutant::kCepamSharedClientKey, Loop::kCepam,

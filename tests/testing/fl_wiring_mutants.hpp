@@ -35,6 +35,7 @@ enum class FlWiringMutant : int {
   kQgaussDivideByK,           // Q6 W_{t+1} = W_t + (1/K) Σ x̂ over the participants (E13 as printed)
   kQgaussOneStreamForAll,     // Q7 Q2 and Q3 together: every client draws client 0's stream
   kQgaussOrderFromClientKey,  // Q8 the local order stream keyed by the client's mechanism key
+  kQgaussParticipationsNotCounted,  // Q9 participations set to 1, not counted: max_participations understated
   // seed 002, production/src/fl/cepam_training.cpp and cepam_uplink.cpp
   kCepamRoundFixed,           // C1 encode and decode at round 0 (layers, dithers, noise repeat every round)
   kCepamSharedClientKey,      // C2 one client key for all clients (DeriveKey(seed, "cepam-client", 0))

@@ -103,7 +103,7 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
     rounds.push_back(o);
     model.NextRound();
   };
-  fl::RunBnnTraining(c, split, model);
+  const fl::BnnTrainResult result = fl::RunBnnTraining(c, split, model);
   std::filesystem::remove_all(dir);
   if (rounds.size() != kRounds) throw std::runtime_error("the observer saw " + std::to_string(rounds.size()) + " rounds");
 
@@ -189,7 +189,16 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
         bc_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
     }
   }
+  std::size_t cert_bad = 0;
+  for (std::uint32_t t = 0; t < kRounds; ++t) {
+    const std::uint64_t bits = rounds[t].uplinks.empty() ? 0 : rounds[t].uplinks[0].bits;
+    for (const fl::ObservedUplink& u : rounds[t].uplinks)
+      if (u.bits != 64 * quant::PackedWords(kLatents) || u.words.size() != quant::PackedWords(kLatents)) ++cert_bad;
+    if (result.history.at(t).uplink_bits != bits) ++cert_bad;
+  }
   const std::string& tag = run.tag;
+  out.push_back(ExactCheck(Kind::kCertificate, tag + ": uploads are d bits in ceil(d/64) words, as reported", kRounds, cert_bad, "bits"));
+  out.push_back(ExactCheck(Kind::kCertificate, tag + ": reported latents d", 1, result.latents != kLatents, std::to_string(result.latents)));
   const std::size_t cells = static_cast<std::size_t>(kRounds) * kLatents;
   out.push_back(ExactCheck(Kind::kServer, tag + ": every round has all clients' uploads, the counts and the broadcast", kRounds,
                            who_bad, "shape"));

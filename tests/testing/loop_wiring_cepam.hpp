@@ -120,7 +120,7 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
     rounds.push_back(o);
     trainer.NextRound();
   };
-  fl::RunCepamTraining(c, split, trainer);
+  const fl::CepamTrainResult result = fl::RunCepamTraining(c, split, trainer);
   c.observer = nullptr;
   const auto orders = trainer.orders;
   std::filesystem::remove_all(dir);
@@ -134,8 +134,8 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
     o.laws.push_back(bins.probs);
     o.law_names.push_back(std::string("error bins, ") + name);
   }
-  std::size_t dec_n = 0, dec_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0, keys_n = 0, keys_bad = 0;
-  std::string dec_first, agg_first, msg_first, keys_first;
+  std::size_t dec_n = 0, dec_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0, keys_n = 0, keys_bad = 0, cert_bad = 0;
+  std::string dec_first, agg_first, msg_first, keys_first, cert_first;
   std::vector<float> previous(run.m, 0.0f);
   for (std::uint32_t t = 0; t < run.rounds; ++t) {
     const fl::ObservedRound& seen = rounds[t];
@@ -182,7 +182,25 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
         agg_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
     }
     previous = seen.broadcast;
+    std::uint64_t bits = 0;
+    std::uint32_t clipped = 0;
+    for (const fl::ObservedUplink& u : seen.uplinks) {
+      bits += u.bits;
+      double n2 = 0;
+      for (float v : u.input) n2 += static_cast<double>(v) * v;
+      clipped += std::sqrt(n2) > c.uplink.clip ? 1 : 0;
+    }
+    const fl::CepamRoundRecord& rec = result.history.at(t);
+    if ((rec.uplink_bits != bits || rec.clipped_clients != clipped) && !cert_bad++) cert_first = "round " + std::to_string(t);
   }
+  // n_k of the privacy theorems (E-P8): the smallest shard a client trained on.
+  std::size_t smallest = 0;
+  for (const auto& [at, got] : orders) smallest = smallest == 0 ? got.first : std::min(smallest, got.first);
+  out.push_back(ExactCheck(Kind::kCertificate, run.tag + ": reported uplink bits and clipped clients per round", run.rounds, cert_bad,
+                           cert_first));
+  out.push_back(ExactCheck(Kind::kCertificate, run.tag + ": reported min_shard n_k = the smallest shard trained on", 1,
+                           result.min_shard != smallest || result.empty_shards != 0,
+                           std::to_string(result.min_shard) + " reported, " + std::to_string(smallest) + " observed"));
   LawChecks(o, run.tag, out);
   IndependenceChecks(o, run.tag, {2}, out);
   out.push_back(ExactCheck(Kind::kServer, run.tag + ": each decode = DecodeCepamUplink under the documented key and round", dec_n,

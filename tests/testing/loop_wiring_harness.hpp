@@ -27,6 +27,9 @@
 //                documented key, at its own entity or at the other client's (the other's whole
 //                stream: a reuse); every local sample order comes from its own documented
 //                purpose key (a training stream keyed like a mechanism stream shows here); exact.
+//   certificate  the facts the loop reports and its certificate states (participants, uplink
+//                bits and clipped clients per round, the most rounds any client took part in, the
+//                smallest shard n_k) equal what the observer saw; exact.
 // A run that stops on an exception (the loop's own consistency checks, e.g. a corrupt bitstream
 // under a wrong decode) is a failed server check "the loop runs every round to the end".
 // A pooled pair table mixes pairs whose inputs differ; its expected counts are the sums of the
@@ -58,9 +61,9 @@ namespace dpfl::testing::loopwiring {
 inline constexpr double kSuiteAlpha = 1e-3;
 inline constexpr double kPower = 0.999;
 
-enum class Kind { kLaw, kRounds, kClients, kCoordinates, kParticipation, kServer, kReplay, kKeys };
+enum class Kind { kLaw, kRounds, kClients, kCoordinates, kParticipation, kServer, kReplay, kKeys, kCertificate };
 inline constexpr Kind kAllKinds[] = {Kind::kLaw,    Kind::kRounds, Kind::kClients, Kind::kCoordinates, Kind::kParticipation,
-                                     Kind::kServer, Kind::kReplay, Kind::kKeys};
+                                     Kind::kServer, Kind::kReplay, Kind::kKeys,    Kind::kCertificate};
 inline const char* KindName(Kind k) {
   switch (k) {
     case Kind::kLaw: return "law";
@@ -71,6 +74,7 @@ inline const char* KindName(Kind k) {
     case Kind::kServer: return "server";
     case Kind::kReplay: return "replay";
     case Kind::kKeys: return "keys";
+    case Kind::kCertificate: return "certificate";
   }
   return "?";
 }

@@ -78,6 +78,7 @@ struct RunResult {
   std::vector<fl::ObservedRound> rounds;
   fl::QgaussTrainConfig config;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::size_t, std::vector<std::size_t>>> orders;
+  fl::QgaussTrainResult result;
 };
 
 inline RunResult RunLoop(const Run& run, std::uint64_t seed) {
@@ -102,7 +103,7 @@ inline RunResult RunLoop(const Run& run, std::uint64_t seed) {
     r.rounds.push_back(o);
     trainer.NextRound();
   };
-  fl::RunQgaussTraining(c, split, trainer);
+  r.result = fl::RunQgaussTraining(c, split, trainer);
   c.observer = nullptr;
   r.orders = trainer.orders;
   std::filesystem::remove_all(dir);
@@ -164,8 +165,8 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
   const ref::Rational two_c(2 * kClip);
   const double g = (two_c / ref::Rational(laws.grid.span)).convert_to<double>();  // 2C/L, a power of two here: exact
   std::size_t support_n = 0, support_bad = 0, decode_n = 0, decode_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0,
-              who_bad = 0, keys_n = 0, keys_bad = 0;
-  std::string support_first, decode_first, agg_first, msg_first, who_first, keys_first;
+              who_bad = 0, keys_n = 0, keys_bad = 0, cert_bad = 0;
+  std::string support_first, decode_first, agg_first, msg_first, who_first, keys_first, cert_first;
   // The sampling threshold ⌈q·2^64⌉ in exact arithmetic (2^64 − 1 at most; q = 1: everybody).
   const ref::Rational scaled = ref::Rational(run.sampling) * ref::Rational(ref::Int(1) << 64);
   ref::Int thr = ref::FloorInt(scaled);
@@ -264,8 +265,31 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
         agg_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
     }
     previous = seen.broadcast;
+    // What the loop reports for the certificate (rounds[].participants, uplink_bits, clipped_clients).
+    std::uint64_t bits = 0;
+    std::uint32_t clipped = 0;
+    for (const fl::ObservedUplink& u : seen.uplinks) {
+      bits += u.bits;
+      double n2 = 0;
+      for (float v : u.input) n2 += static_cast<double>(v) * v;
+      clipped += std::sqrt(n2) > kClip / 2 ? 1 : 0;
+    }
+    const fl::QgaussRoundRecord& rec = rr.result.history.at(t);
+    if ((rec.participants != seen.uplinks.size() || rec.uplink_bits != bits || rec.clipped_clients != clipped) && !cert_bad++)
+      cert_first = "round " + std::to_string(t);
+  }
+  std::uint32_t most = 0;
+  for (std::uint32_t i = 0; i < run.clients; ++i) {
+    std::uint32_t k = 0;
+    for (std::uint32_t t = 0; t < run.rounds; ++t) k += static_cast<std::uint32_t>(present[t][i]);
+    most = std::max(most, k);
   }
   const std::string& tag = run.tag;
+  out.push_back(ExactCheck(Kind::kCertificate, tag + ": reported participants, uplink bits and clipped clients per round",
+                           run.rounds, cert_bad, cert_first));
+  out.push_back(ExactCheck(Kind::kCertificate, tag + ": reported max_participations = the most rounds any client sent in", 1,
+                           rr.result.max_participations != most,
+                           std::to_string(rr.result.max_participations) + " reported, " + std::to_string(most) + " observed"));
   out.push_back(ExactCheck(Kind::kLaw, tag + (laws.quantized ? ": every index in [0, k)" : ": every float on the noise grid"),
                            support_n, support_bad, support_first));
   LawChecks(o, tag, out);

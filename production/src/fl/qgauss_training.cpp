@@ -275,6 +275,9 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
     for (std::size_t k = 0; k < participants.size(); ++k) {
       ClientWork& w = work[k];
       ++participations[participants[k]];
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussParticipationsNotCounted)) participations[participants[k]] = 1;
+#endif
       if (w.trained) {
         loss_sum += w.loss;
         ++trained;
