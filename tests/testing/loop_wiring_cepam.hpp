@@ -1,18 +1,22 @@
 // The seed-002 loop's FL-layer suite (RunCepamTraining, dpfl/fl/cepam_training.hpp), on the
 // shared pieces of tests/testing/loop_wiring_harness.hpp.
 //
-// Four runs of the real loop with the design trainer, clip γ = 1:
+// Five runs of the real loop with the design trainer, clip γ = 1:
 //  * cepam-gaussian: lattice dimension n = 2, σ = 1/2, K = 6, T = 4, m = 2^14; inputs {0, 2^-7,
 //    −2^-7, 2^-8} by coordinate pair (‖X‖₂ = 0.375 < γ), except client 3 in round 0, whose ±2^-2
 //    update (‖X‖₂ = 32) the loop must clip to γ (Alg. 1 step 4; unclipped, the error would be
 //    shifted by about σ/2);
-//  * cepam-laplace: n = 1, b = 1/2, K = 4, T = 3, m = 2^13, the same inputs;
+//  * cepam-laplace: n = 1, b = 1/2, K = 4, T = 3, m = 2^13, the same inputs, two workers (the
+//    clients train, encode and decode in parallel);
 //  * fl-gaussian and fl-laplace (the floating-point baselines): σ = b = 1/2, K = 4, T = 3, m = 2^14
-//    and 2^13, the same inputs.
+//    and 2^13, the same inputs;
+//  * fl-sdq (subtractive dithered scalar quantization, step α = 1/4, no noise): K = 4, T = 3,
+//    m = 2^13, the same inputs; the error is Unif(−α/2, α/2] whatever the input.
 // Categories: the bin of the reconstruction error e = X̂ − X̃ (X̃ the clipped input, computed by the
-// test) among 8 bins cut at σ·{±1.6, ±1, ±0.5, 0} (Gaussian) or b·{±1.5, ±0.7, ±0.25, 0}
-// (Laplace), with exact bin probabilities from ref::NormalCdf / ref::Exp enclosures. The error is
-// exactly N(0, σ²)^n (Prop. 5) or Lap(0, b) (Thm 13) whatever the input, so one law per input
+// test) among 8 bins cut at σ·{±1.6, ±1, ±0.5, 0} (Gaussian), b·{±1.5, ±0.7, ±0.25, 0}
+// (Laplace) or α·{±3/8, ±1/4, ±1/8, 0} (uniform), with exact bin probabilities from
+// ref::NormalCdf / ref::Exp enclosures or rationals. The error is exactly N(0, σ²)^n (Prop. 5),
+// Lap(0, b) (Thm 13) or Unif(−α/2, α/2] whatever the input, so one law per input
 // class (the classes are kept apart so that an input-dependent fault shows). Checks: law, rounds,
 // clients, coordinates (neighbours (j, j+1): inside a block for n = 2; (j, j+2): across blocks),
 // server (every decode equals DecodeCepamUplink of the replayed message under the documented key
@@ -39,7 +43,8 @@ namespace dpfl::testing::loopwiring {
 namespace cp_detail {
 
 inline constexpr int kPrec = 64;
-inline constexpr double kScale = 0.5;  // σ or b
+inline constexpr double kScale = 0.5;      // σ or b
+inline constexpr double kSdqStep = 0.25;   // α of fl-sdq
 
 struct Run {
   fl::CepamFlMechanism mechanism = fl::CepamFlMechanism::kCepamGaussian;
@@ -47,6 +52,7 @@ struct Run {
   std::uint32_t clients = 0, rounds = 0;
   std::size_t m = 0;
   std::string tag;
+  std::size_t workers = 1;  // the loop's --workers: the design trainer is handed to each
 };
 
 inline bool ClipCase(std::uint32_t client, std::uint32_t round) { return client == 3 && round == 0; }
@@ -66,6 +72,7 @@ inline fl::CepamTrainConfig Config(const Run& run, std::uint64_t seed) {
   c.uplink.clip = 1.0;
   if (fl::CepamFlGaussian(run.mechanism)) c.uplink.sigma = kScale;
   if (fl::CepamFlLaplace(run.mechanism)) c.uplink.b = kScale;
+  if (fl::CepamFlSdq(run.mechanism)) c.uplink.sdq_step = kSdqStep;
   c.clients = run.clients;
   c.rounds = run.rounds;
   c.local_steps = 1;
@@ -73,18 +80,28 @@ inline fl::CepamTrainConfig Config(const Run& run, std::uint64_t seed) {
   return c;
 }
 
-// The 8 bins' exact probabilities and the cut points (in units of the scale).
+// The error law of a mechanism: N(0, σ²), Lap(0, b), or Unif(−α/2, α/2] (SDQ without noise).
+enum class ErrorLaw { kGaussian, kLaplace, kUniform };
+inline ErrorLaw ErrorLawOf(fl::CepamFlMechanism m) {
+  return fl::CepamFlGaussian(m) ? ErrorLaw::kGaussian : fl::CepamFlLaplace(m) ? ErrorLaw::kLaplace : ErrorLaw::kUniform;
+}
+
+// The 8 bins' exact probabilities and the cut points (in units of the scale σ, b or α).
 struct Bins {
-  bool gaussian = true;
+  ErrorLaw law = ErrorLaw::kGaussian;
+  double scale = kScale;
   std::vector<ref::Rational> cuts;
   std::vector<double> probs;
-  explicit Bins(bool g) : gaussian(g) {
-    const double c[7] = {-1.6, -1.0, -0.5, 0.0, 0.5, 1.0, 1.6}, l[7] = {-1.5, -0.7, -0.25, 0.0, 0.25, 0.7, 1.5};
+  explicit Bins(ErrorLaw l_) : law(l_), scale(l_ == ErrorLaw::kUniform ? kSdqStep : kScale) {
+    const double c[7] = {-1.6, -1.0, -0.5, 0.0, 0.5, 1.0, 1.6}, l[7] = {-1.5, -0.7, -0.25, 0.0, 0.25, 0.7, 1.5},
+                 u[7] = {-0.375, -0.25, -0.125, 0.0, 0.125, 0.25, 0.375};
     std::vector<double> cdf;
     for (int i = 0; i < 7; ++i) {
-      const ref::Rational x(g ? c[i] : l[i]);  // the double is a dyadic rational: exact
+      const ref::Rational x(law == ErrorLaw::kGaussian ? c[i] : law == ErrorLaw::kLaplace ? l[i] : u[i]);  // dyadic: exact
       cuts.push_back(x);
-      if (g) {
+      if (law == ErrorLaw::kUniform) {
+        cdf.push_back((x + ref::Rational(1, 2)).convert_to<double>());  // (e + α/2)/α, exact
+      } else if (law == ErrorLaw::kGaussian) {
         cdf.push_back(ref::NormalCdf(ref::Enclosure(kPrec, x)).MidDouble());
       } else {
         const ref::Enclosure half_tail = ref::Exp(ref::Enclosure(kPrec, x < 0 ? x : ref::Rational(-x))) / ref::Rational(2);
@@ -120,13 +137,15 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
     rounds.push_back(o);
     trainer.NextRound();
   };
-  const fl::CepamTrainResult result = fl::RunCepamTraining(c, split, trainer);
+  const fl::CepamTrainResult result = fl::RunCepamTraining(c, split, std::vector<fl::LocalTrainer*>(run.workers, &trainer));
   c.observer = nullptr;
   const auto orders = trainer.orders;
   std::filesystem::remove_all(dir);
   if (rounds.size() != run.rounds) throw std::runtime_error("the observer saw " + std::to_string(rounds.size()) + " rounds");
 
-  const Bins bins(fl::CepamFlGaussian(run.mechanism));
+  const Bins bins(ErrorLawOf(run.mechanism));
+  std::size_t support_n = 0, support_bad = 0;
+  std::string support_first;
   Observations o;
   o.Reset(run.rounds, run.clients, run.m);
   const char* classes[5] = {"input 0", "input 2^-7", "input -2^-7", "input 2^-8", "clipped input (+-2^-2 scaled to norm 1)"};
@@ -152,7 +171,11 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
       for (std::size_t j = 0; j < run.m; ++j) {
         const double e = u.decoded[j] - static_cast<double>(u.input[j]) / shrink;
         Observations::Cell& cell = o.At(t, u.client, j);
-        cell.category = std::isfinite(e) ? bins.Of(e / kScale) : 0;
+        cell.category = std::isfinite(e) ? bins.Of(e / bins.scale) : 0;
+        if (bins.law == ErrorLaw::kUniform) {  // SDQ: the error lies in (−α/2, α/2]
+          ++support_n;
+          if (!(std::fabs(e) <= kSdqStep / 2 + 1e-6) && !support_bad++) support_first = at + " coordinate " + std::to_string(j);
+        }
         cell.law = shrink > 1.0 ? 4 : static_cast<int>((j >> 1) & 3);
         sum[j] += u.decoded[j];
       }
@@ -201,6 +224,7 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
   out.push_back(ExactCheck(Kind::kCertificate, run.tag + ": reported min_shard n_k = the smallest shard trained on", 1,
                            result.min_shard != smallest || result.empty_shards != 0,
                            std::to_string(result.min_shard) + " reported, " + std::to_string(smallest) + " observed"));
+  if (support_n) out.push_back(ExactCheck(Kind::kLaw, run.tag + ": every error in (-alpha/2, alpha/2]", support_n, support_bad, support_first));
   LawChecks(o, run.tag, out);
   IndependenceChecks(o, run.tag, {2}, out);
   out.push_back(ExactCheck(Kind::kServer, run.tag + ": each decode = DecodeCepamUplink under the documented key and round", dec_n,
@@ -231,9 +255,10 @@ inline SuiteResult RunCepamLoopSuite(std::uint64_t seed = 2) {
     using fl::CepamFlMechanism;
     const cp_detail::Run runs[] = {
         {CepamFlMechanism::kCepamGaussian, 2, 6, 4, std::size_t{1} << 14, "cepam-gaussian"},
-        {CepamFlMechanism::kCepamLaplace, 1, 4, 3, std::size_t{1} << 13, "cepam-laplace"},
+        {CepamFlMechanism::kCepamLaplace, 1, 4, 3, std::size_t{1} << 13, "cepam-laplace", 2},
         {CepamFlMechanism::kFlGaussian, 1, 4, 3, std::size_t{1} << 14, "fl-gaussian"},
         {CepamFlMechanism::kFlLaplace, 1, 4, 3, std::size_t{1} << 13, "fl-laplace"},
+        {CepamFlMechanism::kFlSdq, 1, 4, 3, std::size_t{1} << 13, "fl-sdq"},
     };
     for (const cp_detail::Run& run : runs) GuardedRun(run.tag, r.checks, [&] { cp_detail::Analyse(run, seed, r.checks); });
   } catch (const std::exception& e) {

@@ -45,6 +45,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -301,7 +302,8 @@ inline std::vector<int> Owners(const std::vector<std::vector<std::size_t>>& shar
 
 // A LocalTrainer whose "training" adds the design update h(client, round) to the model it is
 // given: the loop then computes W^k − W_t ≈ h (float subtraction) and encodes it. The round is
-// the number of observer calls so far (the suites' observers call NextRound()).
+// the number of observer calls so far (the suites' observers call NextRound()). Safe to hand to
+// several of a loop's workers at once (--workers W).
 class DesignTrainer final : public fl::LocalTrainer {
  public:
   using Design = std::function<std::vector<float>(std::uint32_t client, std::uint32_t round)>;
@@ -312,7 +314,10 @@ class DesignTrainer final : public fl::LocalTrainer {
                                 double* mean_loss) override {
     const int client = owner_.at(static_cast<std::size_t>(data.images.at(0)));
     if (client < 0) throw std::logic_error("design trainer: a shard holds a dropped sample");
-    orders[{round_, static_cast<std::uint32_t>(client)}] = {data.size(), order};
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);  // the loops' workers call in parallel
+      orders[{round_, static_cast<std::uint32_t>(client)}] = {data.size(), order};
+    }
     const std::vector<float> h = design_(static_cast<std::uint32_t>(client), round_);
     std::vector<float> local(w.size());
     for (std::size_t j = 0; j < w.size(); ++j) local[j] = w[j] + h[j];
@@ -328,7 +333,8 @@ class DesignTrainer final : public fl::LocalTrainer {
   std::size_t m_;
   std::vector<int> owner_;
   Design design_;
-  std::uint32_t round_ = 0;
+  std::uint32_t round_ = 0;  // written only between rounds (by the observer)
+  std::mutex mutex_;
 };
 
 // The key-separation check of the local sample orders: every order the loop handed to a client's

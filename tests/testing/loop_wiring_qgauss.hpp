@@ -7,7 +7,8 @@
 //    {0, 2^-8, −2^-8, 2^-9} by coordinate pair (‖h‖₂ = 0.375 < C/2, no clip), except client 3 in
 //    round 0, whose ±2^-3 update (‖h‖₂ = 16) the loop must clip by the exact factor 1/32 (to
 //    ±2^-8; unclipped it would sit a quarter level step away);
-//  * poisson (qgauss): K = 16, T = 64, q = 3/8 (so q̃ = ⌈q 2^64⌉/2^64 = q exactly), m = 2^8;
+//  * poisson (qgauss): K = 16, T = 64, q = 3/8 (so q̃ = ⌈q 2^64⌉/2^64 = q exactly), m = 2^8, two
+//    workers (the participants train and encode in parallel);
 //  * gaussian (qgauss-gaussian, the unquantized baseline on the k = 2 grid, g = 2^-15): K = 4,
 //    T = 3, m = 2^13, the full run's inputs.
 // Categories: qgauss, the level index read from the packed message by the test (b = 3 bits per
@@ -51,6 +52,7 @@ struct Run {
   std::size_t m = 0;
   double sampling = 1.0;
   std::string tag;
+  std::size_t workers = 1;  // the loop's --workers: the design trainer is handed to each
 };
 
 inline bool ClipCase(const Run& run, std::uint32_t client, std::uint32_t round) {
@@ -103,7 +105,7 @@ inline RunResult RunLoop(const Run& run, std::uint64_t seed) {
     r.rounds.push_back(o);
     trainer.NextRound();
   };
-  r.result = fl::RunQgaussTraining(c, split, trainer);
+  r.result = fl::RunQgaussTraining(c, split, std::vector<fl::LocalTrainer*>(run.workers, &trainer));
   c.observer = nullptr;
   r.orders = trainer.orders;
   std::filesystem::remove_all(dir);
@@ -336,7 +338,7 @@ inline SuiteResult RunQgaussLoopSuite(std::uint64_t seed = 3) {
   try {
     using fl::QgaussFlMechanism;
     const qg_detail::Run runs[] = {{QgaussFlMechanism::kQgauss, 6, 4, std::size_t{1} << 14, 1.0, "full"},
-                                   {QgaussFlMechanism::kQgauss, 16, 64, std::size_t{1} << 8, 0.375, "poisson"},
+                                   {QgaussFlMechanism::kQgauss, 16, 64, std::size_t{1} << 8, 0.375, "poisson", 2},
                                    {QgaussFlMechanism::kGaussian, 4, 3, std::size_t{1} << 13, 1.0, "gaussian"}};
     for (const qg_detail::Run& run : runs)
       GuardedRun(run.tag, r.checks, [&] { qg_detail::Analyse(run, qg_detail::RunLoop(run, seed), r.checks); });
