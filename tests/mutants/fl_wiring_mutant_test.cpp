@@ -47,19 +47,11 @@ struct Outcome {
   }
 };
 
-class Select {  // plants a mutant for the lifetime of the object
- public:
-  explicit Select(FlWiringMutant m) { dpfl::testing::g_fl_wiring_mutant = m; }
-  ~Select() { dpfl::testing::g_fl_wiring_mutant = FlWiringMutant::kNone; }
-  Select(const Select&) = delete;
-  Select& operator=(const Select&) = delete;
-};
-
 Outcome RunWith(FlWiringMutant m, const char* name, const char* breaks) {
   const auto t0 = std::chrono::steady_clock::now();
   Outcome o;
   {
-    const Select planted(m);
+    const dpfl::testing::PlantedFlWiringMutant planted(m);
     o.stat = fr::RunRoundSuite();
     const fr::ProtocolFixture f = fr::MakeProtocolFixture();
     o.fixture_error = f.error;

@@ -35,14 +35,6 @@ using lw::Kind;
 
 enum class Loop { kQgauss, kCepam, kBnn };
 
-class Select {  // plants a mutant for the lifetime of the object
- public:
-  explicit Select(FlWiringMutant m) { dpfl::testing::g_fl_wiring_mutant = m; }
-  ~Select() { dpfl::testing::g_fl_wiring_mutant = FlWiringMutant::kNone; }
-  Select(const Select&) = delete;
-  Select& operator=(const Select&) = delete;
-};
-
 lw::SuiteResult RunSuite(Loop loop) {
   switch (loop) {
     case Loop::kQgauss: return lw::RunQgaussLoopSuite();
@@ -121,7 +113,7 @@ const std::vector<Mutant>& Catalog() {
 lw::SuiteResult RunWith(FlWiringMutant m, Loop loop, const std::string& name, const std::string& breaks) {
   lw::SuiteResult r;
   {
-    const Select planted(m);
+    const dpfl::testing::PlantedFlWiringMutant planted(m);
     r = RunSuite(loop);
   }
   // Table row: mutant | breaks | rejected (of m) by kind | strongest check | p | time

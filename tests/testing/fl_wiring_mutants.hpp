@@ -63,4 +63,13 @@ extern FlWiringMutant g_fl_wiring_mutant;
 
 inline bool FlWiringMutantIs(FlWiringMutant m) { return g_fl_wiring_mutant == m; }
 
+// Plants a mutant for the lifetime of the object (the mutant tests).
+class PlantedFlWiringMutant {
+ public:
+  explicit PlantedFlWiringMutant(FlWiringMutant m) { g_fl_wiring_mutant = m; }
+  ~PlantedFlWiringMutant() { g_fl_wiring_mutant = FlWiringMutant::kNone; }
+  PlantedFlWiringMutant(const PlantedFlWiringMutant&) = delete;
+  PlantedFlWiringMutant& operator=(const PlantedFlWiringMutant&) = delete;
+};
+
 }  // namespace dpfl::testing

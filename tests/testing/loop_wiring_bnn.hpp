@@ -128,14 +128,12 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
     o.laws.push_back({1 - p, p});
     o.law_names.push_back("upload law at theta = " + ref::ToExactString(th));
   }
-  std::size_t cnt_bad = 0, bc_bad = 0, mix_n = 0, mix_bad = 0, msg_bad = 0, who_bad = 0, keys_n = 0, keys_bad = 0;
-  std::string cnt_first, bc_first, mix_first, msg_first, keys_first;
+  Tally shape, counts, average, mixing, replay, keys, facts;
   for (std::uint32_t t = 0; t < kRounds; ++t) {
     const fl::ObservedRound& seen = rounds[t];
-    if (seen.uplinks.size() != kClients || seen.counts.size() != kLatents || seen.broadcast.size() != kLatents) {
-      ++who_bad;
-      continue;
-    }
+    const bool complete = seen.uplinks.size() == kClients && seen.counts.size() == kLatents && seen.broadcast.size() == kLatents;
+    shape.Add(!complete, [&] { return "round " + std::to_string(t); });
+    if (!complete) continue;
     std::vector<std::uint32_t> count(kLatents, 0);
     for (const fl::ObservedUplink& u : seen.uplinks) {
       if (u.client >= kClients || u.input.size() != kLatents) throw std::runtime_error("observed uplink of the wrong shape");
@@ -151,6 +149,10 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
         if (kThetas[cls] != u.input[j]) throw std::runtime_error("a latent outside the design at " + at);
         cell.law = cls;
       }
+      // What the certificate states: d bits in ⌈d/64⌉ words per upload, as the round reports.
+      facts.Add(u.bits != 64 * quant::PackedWords(kLatents) || u.words.size() != quant::PackedWords(kLatents) ||
+                    result.history.at(t).uplink_bits != u.bits,
+                [&] { return at; });
       // Replay from the documented key, entity and round; key separation: no other client's key
       // reproduces the upload, at this client's entity or at the other's (the other's stream).
       quant::StreamContext ctx;
@@ -159,15 +161,13 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
       ctx.round = t;
       std::vector<std::uint64_t> bits(quant::PackedWords(kLatents));
       quant::EncodeBnnUpload(c.binarizer, rr ? &*rr : nullptr, u.input, ctx, u.client, bits);
-      if (bits != u.words && !msg_bad++) msg_first = at;
+      replay.Add(bits != u.words, [&] { return at; });
       for (std::uint32_t other = 0; other < kClients; ++other) {
         if (other == u.client) continue;
         ctx.key = fl::DeriveKey(seed, "bnn-client", other);
         for (std::uint32_t entity : {u.client, other}) {
           quant::EncodeBnnUpload(c.binarizer, rr ? &*rr : nullptr, u.input, ctx, entity, bits);
-          ++keys_n;
-          if (bits == u.words && !keys_bad++)
-            keys_first = at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity);
+          keys.Add(bits == u.words, [&] { return at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity); });
         }
       }
       // Alg. E: what the model is handed next round.
@@ -175,41 +175,30 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
         const std::vector<float>& next = model.handed[t + 1][u.client];
         for (std::size_t j = 0; j < kLatents; ++j) {
           const double want = kBeta * static_cast<double>(seen.broadcast[j]) + (1.0 - kBeta) * static_cast<double>(u.input[j]);
-          ++mix_n;
-          if ((next.size() != kLatents || std::fabs(static_cast<double>(next[j]) - want) > 1e-6) && !mix_bad++)
-            mix_first = at + " coordinate " + std::to_string(j);
+          mixing.Add(next.size() != kLatents || std::fabs(static_cast<double>(next[j]) - want) > 1e-6,
+                     [&] { return at + " coordinate " + std::to_string(j); });
         }
       }
     }
     for (std::size_t j = 0; j < kLatents; ++j) {
-      if (count[j] != seen.counts[j] && !cnt_bad++) cnt_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
+      const auto where = [&] { return "round " + std::to_string(t) + " coordinate " + std::to_string(j); };
+      counts.Add(count[j] != seen.counts[j], where);
       // W̃_j = (2K_j − n)/n (E9) from the counts the server saw, in rationals.
       const double w = (ref::Rational(2 * static_cast<long>(seen.counts[j]) - static_cast<long>(kClients)) / kClients).convert_to<double>();
-      if (std::fabs(static_cast<double>(seen.broadcast[j]) - w) > 1e-6 && !bc_bad++)
-        bc_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
+      average.Add(std::fabs(static_cast<double>(seen.broadcast[j]) - w) > 1e-6, where);
     }
   }
-  std::size_t cert_bad = 0;
-  for (std::uint32_t t = 0; t < kRounds; ++t) {
-    const std::uint64_t bits = rounds[t].uplinks.empty() ? 0 : rounds[t].uplinks[0].bits;
-    for (const fl::ObservedUplink& u : rounds[t].uplinks)
-      if (u.bits != 64 * quant::PackedWords(kLatents) || u.words.size() != quant::PackedWords(kLatents)) ++cert_bad;
-    if (result.history.at(t).uplink_bits != bits) ++cert_bad;
-  }
   const std::string& tag = run.tag;
-  out.push_back(ExactCheck(Kind::kCertificate, tag + ": uploads are d bits in ceil(d/64) words, as reported", kRounds, cert_bad, "bits"));
+  out.push_back(facts.Finish(Kind::kCertificate, tag + ": uploads are d bits in ceil(d/64) words, as reported"));
   out.push_back(ExactCheck(Kind::kCertificate, tag + ": reported latents d", 1, result.latents != kLatents, std::to_string(result.latents)));
-  const std::size_t cells = static_cast<std::size_t>(kRounds) * kLatents;
-  out.push_back(ExactCheck(Kind::kServer, tag + ": every round has all clients' uploads, the counts and the broadcast", kRounds,
-                           who_bad, "shape"));
+  out.push_back(shape.Finish(Kind::kServer, tag + ": every round has all clients' uploads, the counts and the broadcast"));
   LawChecks(o, tag, out);
   IndependenceChecks(o, tag, {64}, out);
-  out.push_back(ExactCheck(Kind::kServer, tag + ": secure aggregate K_j = sum of the uploads' bits", cells, cnt_bad, cnt_first));
-  out.push_back(ExactCheck(Kind::kServer, tag + ": broadcast = (2K - n)/n (E9)", cells, bc_bad, bc_first));
-  out.push_back(ExactCheck(Kind::kServer, tag + ": next latents = beta W~ + (1 - beta) theta (Alg. E)", mix_n, mix_bad, mix_first));
-  out.push_back(ExactCheck(Kind::kReplay, tag + ": uploads replay from DeriveKey(seed, \"bnn-client\", i), entity i, round t",
-                           static_cast<std::size_t>(kRounds) * kClients, msg_bad, msg_first));
-  out.push_back(ExactCheck(Kind::kKeys, tag + ": no upload replays under another client's key or stream", keys_n, keys_bad, keys_first));
+  out.push_back(counts.Finish(Kind::kServer, tag + ": secure aggregate K_j = sum of the uploads' bits"));
+  out.push_back(average.Finish(Kind::kServer, tag + ": broadcast = (2K - n)/n (E9)"));
+  out.push_back(mixing.Finish(Kind::kServer, tag + ": next latents = beta W~ + (1 - beta) theta (Alg. E)"));
+  out.push_back(replay.Finish(Kind::kReplay, tag + ": uploads replay from DeriveKey(seed, \"bnn-client\", i), entity i, round t"));
+  out.push_back(keys.Finish(Kind::kKeys, tag + ": no upload replays under another client's key or stream"));
   out.push_back(OrderReplayCheck(tag + ": local orders replay from DeriveKey(seed, \"bnn-shuffle\", i) at (t, i, private coin)",
                                  model.orders, [&](std::uint32_t t, std::uint32_t i, std::size_t shard) {
                                    fl::StreamCursor cur;

@@ -144,8 +144,6 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
   if (rounds.size() != run.rounds) throw std::runtime_error("the observer saw " + std::to_string(rounds.size()) + " rounds");
 
   const Bins bins(ErrorLawOf(run.mechanism));
-  std::size_t support_n = 0, support_bad = 0;
-  std::string support_first;
   Observations o;
   o.Reset(run.rounds, run.clients, run.m);
   const char* classes[5] = {"input 0", "input 2^-7", "input -2^-7", "input 2^-8", "clipped input (+-2^-2 scaled to norm 1)"};
@@ -153,86 +151,66 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
     o.laws.push_back(bins.probs);
     o.law_names.push_back(std::string("error bins, ") + name);
   }
-  std::size_t dec_n = 0, dec_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0, keys_n = 0, keys_bad = 0, cert_bad = 0;
-  std::string dec_first, agg_first, msg_first, keys_first, cert_first;
+  Tally support, decode, aggregate, replay, keys, facts;
   std::vector<float> previous(run.m, 0.0f);
   for (std::uint32_t t = 0; t < run.rounds; ++t) {
     const fl::ObservedRound& seen = rounds[t];
     if (seen.uplinks.size() != run.clients) throw std::runtime_error("a CEPAM round without every client");
     std::vector<double> sum(run.m, 0.0);
+    std::uint64_t bits = 0;
+    std::uint32_t clipped = 0;
     for (const fl::ObservedUplink& u : seen.uplinks) {
       if (u.client >= run.clients || u.input.size() != run.m || u.decoded.size() != run.m)
         throw std::runtime_error("observed uplink of the wrong shape");
       const std::string at = "round " + std::to_string(t) + " client " + std::to_string(u.client);
       // X̃ = X / max{1, ‖X‖₂/γ} (Alg. 1 step 4), then the error bins.
-      double n2 = 0;
-      for (float v : u.input) n2 += static_cast<double>(v) * v;
-      const double shrink = std::max(1.0, std::sqrt(n2) / c.uplink.clip);
+      const double shrink = std::max(1.0, Norm2(u.input) / c.uplink.clip);
+      bits += u.bits;
+      clipped += shrink > 1.0 ? 1 : 0;
       for (std::size_t j = 0; j < run.m; ++j) {
         const double e = u.decoded[j] - static_cast<double>(u.input[j]) / shrink;
         Observations::Cell& cell = o.At(t, u.client, j);
         cell.category = std::isfinite(e) ? bins.Of(e / bins.scale) : 0;
-        if (bins.law == ErrorLaw::kUniform) {  // SDQ: the error lies in (−α/2, α/2]
-          ++support_n;
-          if (!(std::fabs(e) <= kSdqStep / 2 + 1e-6) && !support_bad++) support_first = at + " coordinate " + std::to_string(j);
-        }
+        if (bins.law == ErrorLaw::kUniform)  // SDQ: the error lies in (−α/2, α/2]
+          support.Add(!(std::fabs(e) <= kSdqStep / 2 + 1e-6), [&] { return at + " coordinate " + std::to_string(j); });
         cell.law = shrink > 1.0 ? 4 : static_cast<int>((j >> 1) & 3);
         sum[j] += u.decoded[j];
       }
       // Replay: the message under the documented key, entity and round, and its decode.
+      const auto name = [&] { return at; };
       const rng::StreamKey key = fl::DeriveKey(seed, "cepam-client", u.client);
       const fl::CepamUplinkMessage msg = fl::EncodeCepamUplink(c.uplink, u.input, key, u.client, t);
-      ++msg_n;
-      if ((msg.coded.words != u.words || msg.values != u.floats || msg.Bits() != u.bits) && !msg_bad++) msg_first = at;
+      replay.Add(msg.coded.words != u.words || msg.values != u.floats || msg.Bits() != u.bits, name);
       for (std::uint32_t other = 0; other < run.clients; ++other) {  // key separation
         if (other == u.client) continue;
         for (std::uint32_t entity : {u.client, other}) {
           const fl::CepamUplinkMessage alien =
               fl::EncodeCepamUplink(c.uplink, u.input, fl::DeriveKey(seed, "cepam-client", other), entity, t);
-          ++keys_n;
-          if (alien.coded.words == u.words && alien.values == u.floats && !keys_bad++)
-            keys_first = at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity);
+          keys.Add(alien.coded.words == u.words && alien.values == u.floats,
+                   [&] { return at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity); });
         }
       }
-      const std::vector<double> x_hat = fl::DecodeCepamUplink(c.uplink, msg, key, t, run.m);
-      ++dec_n;
-      if (x_hat != u.decoded && !dec_bad++) dec_first = at;
+      decode.Add(fl::DecodeCepamUplink(c.uplink, msg, key, t, run.m) != u.decoded, name);
     }
-    for (std::size_t j = 0; j < run.m; ++j) {
-      const double want = static_cast<double>(previous[j]) + sum[j] / static_cast<double>(run.clients);
-      ++agg_n;
-      if (std::fabs(static_cast<double>(seen.broadcast.at(j)) - want) > 1e-6 * (1 + std::fabs(want)) && !agg_bad++)
-        agg_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
-    }
+    CompareBroadcast(t, previous, sum, static_cast<double>(run.clients), seen.broadcast, aggregate);
     previous = seen.broadcast;
-    std::uint64_t bits = 0;
-    std::uint32_t clipped = 0;
-    for (const fl::ObservedUplink& u : seen.uplinks) {
-      bits += u.bits;
-      double n2 = 0;
-      for (float v : u.input) n2 += static_cast<double>(v) * v;
-      clipped += std::sqrt(n2) > c.uplink.clip ? 1 : 0;
-    }
     const fl::CepamRoundRecord& rec = result.history.at(t);
-    if ((rec.uplink_bits != bits || rec.clipped_clients != clipped) && !cert_bad++) cert_first = "round " + std::to_string(t);
+    facts.Add(rec.uplink_bits != bits || rec.clipped_clients != clipped, [&] { return "round " + std::to_string(t); });
   }
   // n_k of the privacy theorems (E-P8): the smallest shard a client trained on.
   std::size_t smallest = 0;
   for (const auto& [at, got] : orders) smallest = smallest == 0 ? got.first : std::min(smallest, got.first);
-  out.push_back(ExactCheck(Kind::kCertificate, run.tag + ": reported uplink bits and clipped clients per round", run.rounds, cert_bad,
-                           cert_first));
+  out.push_back(facts.Finish(Kind::kCertificate, run.tag + ": reported uplink bits and clipped clients per round"));
   out.push_back(ExactCheck(Kind::kCertificate, run.tag + ": reported min_shard n_k = the smallest shard trained on", 1,
                            result.min_shard != smallest || result.empty_shards != 0,
                            std::to_string(result.min_shard) + " reported, " + std::to_string(smallest) + " observed"));
-  if (support_n) out.push_back(ExactCheck(Kind::kLaw, run.tag + ": every error in (-alpha/2, alpha/2]", support_n, support_bad, support_first));
+  if (support.compared) out.push_back(support.Finish(Kind::kLaw, run.tag + ": every error in (-alpha/2, alpha/2]"));
   LawChecks(o, run.tag, out);
   IndependenceChecks(o, run.tag, {2}, out);
-  out.push_back(ExactCheck(Kind::kServer, run.tag + ": each decode = DecodeCepamUplink under the documented key and round", dec_n,
-                           dec_bad, dec_first));
-  out.push_back(ExactCheck(Kind::kServer, run.tag + ": broadcast = W_t + (1/K) sum of the decodes", agg_n, agg_bad, agg_first));
-  out.push_back(ExactCheck(Kind::kReplay, run.tag + ": messages replay from DeriveKey(seed, \"cepam-client\", i), entity i, round t",
-                           msg_n, msg_bad, msg_first));
-  out.push_back(ExactCheck(Kind::kKeys, run.tag + ": no message replays under another client's key or stream", keys_n, keys_bad, keys_first));
+  out.push_back(decode.Finish(Kind::kServer, run.tag + ": each decode = DecodeCepamUplink under the documented key and round"));
+  out.push_back(aggregate.Finish(Kind::kServer, run.tag + ": broadcast = W_t + (1/K) sum of the decodes"));
+  out.push_back(replay.Finish(Kind::kReplay, run.tag + ": messages replay from DeriveKey(seed, \"cepam-client\", i), entity i, round t"));
+  out.push_back(keys.Finish(Kind::kKeys, run.tag + ": no message replays under another client's key or stream"));
   // Eq. (3): τ indices ~ Unif[n_k] with replacement from the client's own "cepam-sample" stream.
   out.push_back(OrderReplayCheck(run.tag + ": local samples replay from DeriveKey(seed, \"cepam-sample\", i) at (t, i, private coin)",
                                  orders, [&](std::uint32_t t, std::uint32_t i, std::size_t shard) {

@@ -143,6 +143,36 @@ inline Check ExactCheck(Kind kind, const std::string& what, std::size_t compared
   return c;
 }
 
+// An exact check being counted: comparisons made, how many differed, where the first one did.
+struct Tally {
+  std::size_t compared = 0, differing = 0;
+  std::string first;
+  // One comparison; `where()` (called only for the first difference) names it.
+  template <class Where>
+  void Add(bool differs, Where where) {
+    ++compared;
+    if (differs && !differing++) first = where();
+  }
+  Check Finish(Kind kind, const std::string& what) const { return ExactCheck(kind, what, compared, differing, first); }
+};
+
+inline double Norm2(std::span<const float> x) {
+  double n2 = 0;
+  for (float v : x) n2 += static_cast<double>(v) * v;
+  return std::sqrt(n2);
+}
+
+// The server's aggregate of round t: broadcast_j = previous_j + sum_j/divisor (previous_j when
+// divisor = 0: nobody took part), to 1e-6 relative (the loops sum in double, round to float once).
+inline void CompareBroadcast(std::uint32_t t, const std::vector<float>& previous, const std::vector<double>& sum, double divisor,
+                             const std::vector<float>& broadcast, Tally& tally) {
+  for (std::size_t j = 0; j < previous.size(); ++j) {
+    const double want = static_cast<double>(previous[j]) + (divisor > 0 ? sum[j] / divisor : 0.0);
+    const bool differs = j >= broadcast.size() || std::fabs(static_cast<double>(broadcast[j]) - want) > 1e-6 * (1 + std::fabs(want));
+    tally.Add(differs, [&] { return "round " + std::to_string(t) + " coordinate " + std::to_string(j); });
+  }
+}
+
 // Runs one loop configuration and its analysis; an exception becomes a failed server check.
 template <class F>
 void GuardedRun(const std::string& tag, std::vector<Check>& out, F&& run) {

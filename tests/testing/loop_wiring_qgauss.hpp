@@ -166,9 +166,7 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
   const fl::QgaussGrid grid = fl::MakeQgaussGrid(fl::QgaussGridConfig(run.mechanism, rr.config.noise));
   const ref::Rational two_c(2 * kClip);
   const double g = (two_c / ref::Rational(laws.grid.span)).convert_to<double>();  // 2C/L, a power of two here: exact
-  std::size_t support_n = 0, support_bad = 0, decode_n = 0, decode_bad = 0, agg_n = 0, agg_bad = 0, msg_n = 0, msg_bad = 0,
-              who_bad = 0, keys_n = 0, keys_bad = 0, cert_bad = 0;
-  std::string support_first, decode_first, agg_first, msg_first, who_first, keys_first, cert_first;
+  Tally support, decode, aggregate, replay, who, keys, facts;
   // The sampling threshold ⌈q·2^64⌉ in exact arithmetic (2^64 − 1 at most; q = 1: everybody).
   const ref::Rational scaled = ref::Rational(run.sampling) * ref::Rational(ref::Int(1) << 64);
   ref::Int thr = ref::FloorInt(scaled);
@@ -203,7 +201,7 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
     }
     std::vector<std::uint32_t> got;
     for (const auto& u : seen.uplinks) got.push_back(u.client);
-    if (got != expected && !who_bad++) who_first = "round " + std::to_string(t);
+    who.Add(got != expected, [&] { return "round " + std::to_string(t); });
     std::vector<double> sum(run.m, 0.0);
     for (const fl::ObservedUplink& u : seen.uplinks) {
       if (u.client >= run.clients || u.input.size() != run.m || u.decoded.size() != run.m ||
@@ -212,73 +210,59 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
       const std::string at = "round " + std::to_string(t) + " client " + std::to_string(u.client);
       present[t][u.client] = 1;
       // The input as the mechanism clips it (ℓ2 to C/2), then the reference's grid position.
-      double n2 = 0;
-      for (float v : u.input) n2 += static_cast<double>(v) * v;
-      const double factor = std::sqrt(n2) > kClip / 2 ? (kClip / 2) / std::sqrt(n2) : 1.0;
+      const double norm = Norm2(u.input);
+      const double factor = norm > kClip / 2 ? (kClip / 2) / norm : 1.0;
       for (std::size_t j = 0; j < run.m; ++j) {
         const ref::Int q = ref::QuantizedGaussianGridPosition(laws.grid, ref::Rational(static_cast<double>(u.input[j]) * factor));
         Observations::Cell& cell = o.At(t, u.client, j);
-        ++support_n;
+        const auto where = [&] { return at + " coordinate " + std::to_string(j); };
         double want = 0;  // what the server must make of coordinate j
         if (laws.quantized) {
           const std::uint32_t idx = IndexAt(u.words, j);
-          if (idx >= kLevels) {
-            if (!support_bad++) support_first = at + " coordinate " + std::to_string(j);
-            continue;
-          }
+          support.Add(idx >= kLevels, where);
+          if (idx >= kLevels) continue;
           cell.law = laws.IndexLaw(o, q);
           cell.category = static_cast<int>(idx);
           want = (ref::Rational(-kClip) + ref::Rational(idx) * two_c / (kLevels - 1)).convert_to<double>();  // B(index)
         } else {
           // The float must be a grid point (q + Z)·g: Z = its grid position minus q.
           const double pos = static_cast<double>(u.floats[j]) / g;
-          if (!(std::fabs(pos - std::nearbyint(pos)) <= 0.25)) {
-            if (!support_bad++) support_first = at + " coordinate " + std::to_string(j);
-            continue;
-          }
+          const bool off_grid = !(std::fabs(pos - std::nearbyint(pos)) <= 0.25);
+          support.Add(off_grid, where);
+          if (off_grid) continue;
           cell.law = factor < 1.0 ? 4 : static_cast<int>((j >> 1) & 3);
           cell.category = laws.ZBin(ref::Int(static_cast<long long>(std::nearbyint(pos))) - q);
           want = static_cast<double>(u.floats[j]);
         }
-        ++decode_n;
-        if (std::fabs(u.decoded[j] - want) > 1e-6 && !decode_bad++) decode_first = at + " coordinate " + std::to_string(j);
+        decode.Add(std::fabs(u.decoded[j] - want) > 1e-6, where);
         sum[j] += u.decoded[j];
       }
       // Replay from the documented key and address; key separation: no other client's key
       // reproduces the message, at this client's entity or at the other's (the other's stream).
       const std::vector<std::int64_t> q = fl::QgaussClipToGrid(grid, u.input);
-      ++msg_n;
-      if (!encode(q, fl::DeriveKey(rr.config.seed, "qgauss-client", u.client), t, u.client, u) && !msg_bad++) msg_first = at;
+      replay.Add(!encode(q, fl::DeriveKey(rr.config.seed, "qgauss-client", u.client), t, u.client, u), [&] { return at; });
       for (std::uint32_t other = 0; other < run.clients; ++other) {
         if (other == u.client) continue;
         for (std::uint32_t entity : {u.client, other}) {
-          ++keys_n;
-          if (encode(q, fl::DeriveKey(rr.config.seed, "qgauss-client", other), t, entity, u) && !keys_bad++)
-            keys_first = at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity);
+          keys.Add(encode(q, fl::DeriveKey(rr.config.seed, "qgauss-client", other), t, entity, u), [&] {
+            return at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity);
+          });
         }
       }
     }
     // Server: W_{t+1} = W_t + (1/|S_t|) Σ x̂ (E13), unchanged without participants.
-    const double s = static_cast<double>(seen.uplinks.size());
-    for (std::size_t j = 0; j < run.m; ++j) {
-      const double want = static_cast<double>(previous[j]) + (s > 0 ? sum[j] / s : 0.0);
-      ++agg_n;
-      if (std::fabs(static_cast<double>(seen.broadcast.at(j)) - want) > 1e-6 * (1 + std::fabs(want)) && !agg_bad++)
-        agg_first = "round " + std::to_string(t) + " coordinate " + std::to_string(j);
-    }
+    CompareBroadcast(t, previous, sum, static_cast<double>(seen.uplinks.size()), seen.broadcast, aggregate);
     previous = seen.broadcast;
     // What the loop reports for the certificate (rounds[].participants, uplink_bits, clipped_clients).
     std::uint64_t bits = 0;
     std::uint32_t clipped = 0;
     for (const fl::ObservedUplink& u : seen.uplinks) {
       bits += u.bits;
-      double n2 = 0;
-      for (float v : u.input) n2 += static_cast<double>(v) * v;
-      clipped += std::sqrt(n2) > kClip / 2 ? 1 : 0;
+      clipped += Norm2(u.input) > kClip / 2 ? 1 : 0;
     }
     const fl::QgaussRoundRecord& rec = rr.result.history.at(t);
-    if ((rec.participants != seen.uplinks.size() || rec.uplink_bits != bits || rec.clipped_clients != clipped) && !cert_bad++)
-      cert_first = "round " + std::to_string(t);
+    facts.Add(rec.participants != seen.uplinks.size() || rec.uplink_bits != bits || rec.clipped_clients != clipped,
+              [&] { return "round " + std::to_string(t); });
   }
   std::uint32_t most = 0;
   for (std::uint32_t i = 0; i < run.clients; ++i) {
@@ -287,22 +271,18 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
     most = std::max(most, k);
   }
   const std::string& tag = run.tag;
-  out.push_back(ExactCheck(Kind::kCertificate, tag + ": reported participants, uplink bits and clipped clients per round",
-                           run.rounds, cert_bad, cert_first));
+  out.push_back(facts.Finish(Kind::kCertificate, tag + ": reported participants, uplink bits and clipped clients per round"));
   out.push_back(ExactCheck(Kind::kCertificate, tag + ": reported max_participations = the most rounds any client sent in", 1,
                            rr.result.max_participations != most,
                            std::to_string(rr.result.max_participations) + " reported, " + std::to_string(most) + " observed"));
-  out.push_back(ExactCheck(Kind::kLaw, tag + (laws.quantized ? ": every index in [0, k)" : ": every float on the noise grid"),
-                           support_n, support_bad, support_first));
+  out.push_back(support.Finish(Kind::kLaw, tag + (laws.quantized ? ": every index in [0, k)" : ": every float on the noise grid")));
   LawChecks(o, tag, out);
   IndependenceChecks(o, tag, {fl::kQgaussChunk}, out);
-  out.push_back(ExactCheck(Kind::kServer, tag + (laws.quantized ? ": each decode is B(index)" : ": each decode is the float sent"),
-                           decode_n, decode_bad, decode_first));
-  out.push_back(ExactCheck(Kind::kServer, tag + ": broadcast = W_t + mean of the participants' decodes (E13)", agg_n, agg_bad, agg_first));
-  out.push_back(ExactCheck(Kind::kReplay, tag + ": participants = the documented sampling decisions", run.rounds, who_bad, who_first));
-  out.push_back(ExactCheck(Kind::kReplay, tag + ": messages replay from DeriveKey(seed, \"qgauss-client\", i), round t, entity i",
-                           msg_n, msg_bad, msg_first));
-  out.push_back(ExactCheck(Kind::kKeys, tag + ": no message replays under another client's key or stream", keys_n, keys_bad, keys_first));
+  out.push_back(decode.Finish(Kind::kServer, tag + (laws.quantized ? ": each decode is B(index)" : ": each decode is the float sent")));
+  out.push_back(aggregate.Finish(Kind::kServer, tag + ": broadcast = W_t + mean of the participants' decodes (E13)"));
+  out.push_back(who.Finish(Kind::kReplay, tag + ": participants = the documented sampling decisions"));
+  out.push_back(replay.Finish(Kind::kReplay, tag + ": messages replay from DeriveKey(seed, \"qgauss-client\", i), round t, entity i"));
+  out.push_back(keys.Finish(Kind::kKeys, tag + ": no message replays under another client's key or stream"));
   out.push_back(OrderReplayCheck(tag + ": local orders replay from DeriveKey(seed, \"qgauss-order\", i) at (t, i, private coin)",
                                  rr.orders, [&](std::uint32_t t, std::uint32_t i, std::size_t shard) {
                                    fl::StreamCursor cur;
