@@ -211,16 +211,12 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
 }  // namespace bnn_detail
 
 inline SuiteResult RunBnnLoopSuite(std::uint64_t seed = 4) {
-  SuiteResult r;
-  r.loop = "loop-bnn";
-  const auto t0 = std::chrono::steady_clock::now();
-  const bnn_detail::Run runs[] = {{quant::Binarizer::kStoSign, bnn_detail::kGamma, "stosign-rr"},
-                                  {quant::Binarizer::kSign, bnn_detail::kGamma, "sign-rr"},
-                                  {quant::Binarizer::kStoSign, std::nullopt, "stosign"}};
-  for (const bnn_detail::Run& run : runs) GuardedRun(run.tag, r.checks, [&] { bnn_detail::Analyse(run, seed, r.checks); });
-  ApplyHolm(r);
-  r.seconds = SecondsSince(t0);
-  return r;
+  return RunSuite("loop-bnn", [seed](std::vector<Check>& checks) {
+    const bnn_detail::Run runs[] = {{quant::Binarizer::kStoSign, bnn_detail::kGamma, "stosign-rr"},
+                                    {quant::Binarizer::kSign, bnn_detail::kGamma, "sign-rr"},
+                                    {quant::Binarizer::kStoSign, std::nullopt, "stosign"}};
+    for (const bnn_detail::Run& run : runs) GuardedRun(run.tag, checks, [&] { bnn_detail::Analyse(run, seed, checks); });
+  });
 }
 
 }  // namespace dpfl::testing::loopwiring

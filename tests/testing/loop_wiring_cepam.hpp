@@ -226,10 +226,7 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
 }  // namespace cp_detail
 
 inline SuiteResult RunCepamLoopSuite(std::uint64_t seed = 2) {
-  SuiteResult r;
-  r.loop = "loop-cepam";
-  const auto t0 = std::chrono::steady_clock::now();
-  try {
+  return RunSuite("loop-cepam", [seed](std::vector<Check>& checks) {
     using fl::CepamFlMechanism;
     const cp_detail::Run runs[] = {
         {CepamFlMechanism::kCepamGaussian, 2, 6, 4, std::size_t{1} << 14, "cepam-gaussian"},
@@ -238,13 +235,8 @@ inline SuiteResult RunCepamLoopSuite(std::uint64_t seed = 2) {
         {CepamFlMechanism::kFlLaplace, 1, 4, 3, std::size_t{1} << 13, "fl-laplace"},
         {CepamFlMechanism::kFlSdq, 1, 4, 3, std::size_t{1} << 13, "fl-sdq"},
     };
-    for (const cp_detail::Run& run : runs) GuardedRun(run.tag, r.checks, [&] { cp_detail::Analyse(run, seed, r.checks); });
-  } catch (const std::exception& e) {
-    r.error = e.what();
-  }
-  ApplyHolm(r);
-  r.seconds = SecondsSince(t0);
-  return r;
+    for (const cp_detail::Run& run : runs) GuardedRun(run.tag, checks, [&] { cp_detail::Analyse(run, seed, checks); });
+  });
 }
 
 }  // namespace dpfl::testing::loopwiring

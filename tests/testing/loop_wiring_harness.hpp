@@ -185,6 +185,23 @@ void GuardedRun(const std::string& tag, std::vector<Check>& out, F&& run) {
   }
 }
 
+// A loop's suite: `body(checks)` runs the loop's configurations (each under GuardedRun); a
+// fixture exception ends it with `error` set; then Holm over all checks, and the time.
+template <class Body>
+SuiteResult RunSuite(const std::string& loop, Body body) {
+  SuiteResult r;
+  r.loop = loop;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    body(r.checks);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  ApplyHolm(r);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
 // The categorical observations of one suite: category and law (an index into `laws`) of
 // coordinate j of client i's message in round t.
 struct Observations {
@@ -412,10 +429,6 @@ inline void PrintSummary(const SuiteResult& r) {
   for (const Check& c : r.checks)
     if (c.rejected) std::printf("[%s]   rejected %s: %s (statistic %.4g, dof %d, p %.3g, N %zu)\n", r.loop.c_str(), KindName(c.kind),
                                 c.what.c_str(), c.statistic, c.dof, c.p_value, c.samples);
-}
-
-inline double SecondsSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace dpfl::testing::loopwiring

@@ -312,22 +312,14 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
 }  // namespace qg_detail
 
 inline SuiteResult RunQgaussLoopSuite(std::uint64_t seed = 3) {
-  SuiteResult r;
-  r.loop = "loop-qgauss";
-  const auto t0 = std::chrono::steady_clock::now();
-  try {
+  return RunSuite("loop-qgauss", [seed](std::vector<Check>& checks) {
     using fl::QgaussFlMechanism;
     const qg_detail::Run runs[] = {{QgaussFlMechanism::kQgauss, 6, 4, std::size_t{1} << 14, 1.0, "full"},
                                    {QgaussFlMechanism::kQgauss, 16, 64, std::size_t{1} << 8, 0.375, "poisson", 2},
                                    {QgaussFlMechanism::kGaussian, 4, 3, std::size_t{1} << 13, 1.0, "gaussian"}};
     for (const qg_detail::Run& run : runs)
-      GuardedRun(run.tag, r.checks, [&] { qg_detail::Analyse(run, qg_detail::RunLoop(run, seed), r.checks); });
-  } catch (const std::exception& e) {
-    r.error = e.what();
-  }
-  ApplyHolm(r);
-  r.seconds = SecondsSince(t0);
-  return r;
+      GuardedRun(run.tag, checks, [&] { qg_detail::Analyse(run, qg_detail::RunLoop(run, seed), checks); });
+  });
 }
 
 }  // namespace dpfl::testing::loopwiring
