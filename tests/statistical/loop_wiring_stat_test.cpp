@@ -61,7 +61,7 @@ TEST(LoopWiringStat, BnnLoopMatchesTheExactReference) {
 TEST(LoopWiringStat, DISABLED_FalseAlarmRateOverSeeds) {
   int failing = 0, runs = 0;
   for (std::uint64_t k = 1; k <= 20; ++k) {
-    for (const lw::SuiteResult& r : {lw::RunQgaussLoopSuite(1000 + k), lw::RunCepamLoopSuite(2000 + k), lw::RunBnnLoopSuite(4000 + k)}) {
+    for (const lw::SuiteResult& r : {lw::RunQgaussLoopSuite((k << 40) + 3), lw::RunCepamLoopSuite((k << 40) + 2), lw::RunBnnLoopSuite((k << 40) + 4)}) {
       ASSERT_TRUE(r.error.empty()) << r.loop << " seed " << k << ": " << r.error;
       ++runs;
       if (r.rejected > 0) ++failing;

@@ -36,6 +36,17 @@ enum class FlWiringMutant : int {
   kQgaussOneStreamForAll,     // Q7 Q2 and Q3 together: every client draws client 0's stream
   kQgaussOrderFromClientKey,  // Q8 the local order stream keyed by the client's mechanism key
   kQgaussParticipationsNotCounted,  // Q9 participations set to 1, not counted: max_participations understated
+  // found by a review that planted its own faults (docs/mutants.md, loop wiring mutants, note 5)
+  kQgaussMaxSkipsLastClient,  // Q10 max_participations over all clients but the last
+  kQgaussTrainsNeighbourShard,  // Q11 client i trains client min(i + 1, K − 1)'s shard: one shard in two messages
+  kQgaussClippedAgainstC,     // Q12 clipped_clients counts ‖h‖ > C instead of > C/2
+  kQgaussBitsInBytes,         // Q13 the reported uplink size in bytes, not bits
+  kCepamMinShardNominal,      // C10 n_k reported as N/K, not the smallest non-empty shard (E-P8)
+  kCepamMeanOverTrained,      // C11 W_{t+1} = W_t + Σ X̂ / (clients with data), not 1/K
+  kCepamClipToGammaSquared,   // C12 cepam_uplink.cpp: clip to γ² (a wrong bound; equal at γ = 1)
+  kBnnTrainsNeighbourShard,   // B9 client i trains client i + 1's shard
+  kDeriveKeySeed32,           // S1 stream_util.cpp: DeriveKey hashes uint32(seed)
+  kShuffleCyclic,             // S2 stream_util.cpp: ShuffledPasses draws only cyclic permutations (Sattolo)
   // seed 002, production/src/fl/cepam_training.cpp and cepam_uplink.cpp
   kCepamRoundFixed,           // C1 encode and decode at round 0 (layers, dithers, noise repeat every round)
   kCepamSharedClientKey,      // C2 one client key for all clients (DeriveKey(seed, "cepam-client", 0))

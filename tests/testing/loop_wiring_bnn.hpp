@@ -5,9 +5,9 @@
 // latents θ to the design and records the latents and the sample order it was handed), mixing
 // β = 0.3, K = 6 clients, T = 4 rounds, d = 2^14 latents: StoSign then RR with γ = 1/4 (the
 // implemented γ̃ = ⌈γ 2^64⌉/2^64 = 1/4), Sign then RR, and StoSign without RR (the BNN baseline).
-// θ of coordinate j in round t is class ((j >> 1) + t) mod 8 of {−1, −1/2, −1/8, 0, 1/8, 1/2, 1,
-// 3/4} (the clip edges ±1 and Sign's tie 0 included; the class moves with the round, so a client
-// that re-sent an old upload would be sending the law of another θ).
+// θ of coordinate j of client i in round t is class ((j >> 1) + t + i) mod 8 of {−1, −1/2, −1/8, 0,
+// 1/8, 1/2, 1, 3/4} (the clip edges ±1 and Sign's tie 0 included; the class moves with the round
+// and the client, so an old upload or another client's latents carry the law of another θ).
 // Categories: the upload bit (1 = "+"); law: ref::BnnUploadPlusProbability(γ̃, θ, StoSign|Sign) or
 // ref::StoSignPlusProbability(θ), exact. Checks: law, rounds, clients, coordinates (neighbours;
 // (j, j+64), across a 64-bit word), server (the secure aggregate K_j = Σ_i b̃_ij; the broadcast
@@ -41,7 +41,11 @@ inline constexpr std::size_t kLatents = std::size_t{1} << 14;
 inline constexpr double kGamma = 0.25, kBeta = 0.3;
 inline constexpr float kThetas[8] = {-1.0f, -0.5f, -0.125f, 0.0f, 0.125f, 0.5f, 1.0f, 0.75f};
 
-inline int ClassOf(std::size_t j, std::uint32_t round) { return static_cast<int>(((j >> 1) + round) & 7); }
+// θ class of coordinate j for client i in round t: moves with the round and the client, so an old
+// upload, or another client's latents, carry the law of another θ.
+inline int ClassOf(std::size_t j, std::uint32_t round, std::uint32_t client) {
+  return static_cast<int>(((j >> 1) + round + client) & 7);
+}
 
 class DesignModel final : public fl::BnnLocalModel {
  public:
@@ -57,7 +61,7 @@ class DesignModel final : public fl::BnnLocalModel {
     if (client < 0) throw std::logic_error("design model: a shard holds a dropped sample");
     handed[round][static_cast<std::size_t>(client)] = latents;
     orders[{round, static_cast<std::uint32_t>(client)}] = {data.size(), order};
-    for (std::size_t j = 0; j < kLatents; ++j) latents[j] = kThetas[ClassOf(j, round)];
+    for (std::size_t j = 0; j < kLatents; ++j) latents[j] = kThetas[ClassOf(j, round, static_cast<std::uint32_t>(client))];
     if (mean_loss) *mean_loss = 0;
   }
   fl::Evaluation Evaluate(const std::vector<float>&, const std::vector<float>&, const data::Dataset&) override { return {}; }
@@ -86,8 +90,8 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
   fl::BnnTrainConfig c;
   c.clients = kClients;
   c.rounds = kRounds;
-  c.local_steps = 1;
-  c.batch = 1;
+  c.local_steps = 4;
+  c.batch = 8;  // four passes over an 8-sample shard per round
   c.mix_beta = kBeta;
   c.rr_gamma = run.gamma;
   c.binarizer = run.binarizer;
@@ -128,7 +132,7 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
     o.laws.push_back({1 - p, p});
     o.law_names.push_back("upload law at theta = " + ref::ToExactString(th));
   }
-  Tally shape, counts, average, mixing, replay, keys, facts;
+  Tally shape, counts, average, mixing, replay, keys, facts, input;
   for (std::uint32_t t = 0; t < kRounds; ++t) {
     const fl::ObservedRound& seen = rounds[t];
     const bool complete = seen.uplinks.size() == kClients && seen.counts.size() == kLatents && seen.broadcast.size() == kLatents;
@@ -138,6 +142,7 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
     for (const fl::ObservedUplink& u : seen.uplinks) {
       if (u.client >= kClients || u.input.size() != kLatents) throw std::runtime_error("observed uplink of the wrong shape");
       const std::string at = "round " + std::to_string(t) + " client " + std::to_string(u.client);
+      bool own = true;
       for (std::size_t j = 0; j < kLatents; ++j) {
         const bool plus = Bit(u.words, j);
         count[j] += plus ? 1 : 0;
@@ -148,7 +153,10 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
         while (cls < 7 && kThetas[cls] != u.input[j]) ++cls;
         if (kThetas[cls] != u.input[j]) throw std::runtime_error("a latent outside the design at " + at);
         cell.law = cls;
+        own = own && cls == ClassOf(j, t, u.client);
       }
+      // The upload binarizes the client's own latents, trained on its own shard this round.
+      input.Add(!own || !model.orders.count({t, u.client}), [&] { return at; });
       // What the certificate states: d bits in ⌈d/64⌉ words per upload, as the round reports.
       facts.Add(u.bits != 64 * quant::PackedWords(kLatents) || u.words.size() != quant::PackedWords(kLatents) ||
                     result.history.at(t).uplink_bits != u.bits,
@@ -157,14 +165,14 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
       // reproduces the upload, at this client's entity or at the other's (the other's stream).
       quant::StreamContext ctx;
       ctx.generator = c.generator;
-      ctx.key = fl::DeriveKey(seed, "bnn-client", u.client);
+      ctx.key = DocumentedKey(seed, "bnn-client", u.client);
       ctx.round = t;
       std::vector<std::uint64_t> bits(quant::PackedWords(kLatents));
       quant::EncodeBnnUpload(c.binarizer, rr ? &*rr : nullptr, u.input, ctx, u.client, bits);
       replay.Add(bits != u.words, [&] { return at; });
       for (std::uint32_t other = 0; other < kClients; ++other) {
         if (other == u.client) continue;
-        ctx.key = fl::DeriveKey(seed, "bnn-client", other);
+        ctx.key = DocumentedKey(seed, "bnn-client", other);
         for (std::uint32_t entity : {u.client, other}) {
           quant::EncodeBnnUpload(c.binarizer, rr ? &*rr : nullptr, u.input, ctx, entity, bits);
           keys.Add(bits == u.words, [&] { return at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity); });
@@ -197,12 +205,14 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
   out.push_back(counts.Finish(Kind::kServer, tag + ": secure aggregate K_j = sum of the uploads' bits"));
   out.push_back(average.Finish(Kind::kServer, tag + ": broadcast = (2K - n)/n (E9)"));
   out.push_back(mixing.Finish(Kind::kServer, tag + ": next latents = beta W~ + (1 - beta) theta (Alg. E)"));
+  out.push_back(input.Finish(Kind::kServer, tag + ": every upload binarizes its client's own latents, trained on its own shard"));
+  OrderLawChecks(tag + ": the first sample of every local pass ~ Unif[n]", model.orders, false, out);
   out.push_back(replay.Finish(Kind::kReplay, tag + ": uploads replay from DeriveKey(seed, \"bnn-client\", i), entity i, round t"));
   out.push_back(keys.Finish(Kind::kKeys, tag + ": no upload replays under another client's key or stream"));
   out.push_back(OrderReplayCheck(tag + ": local orders replay from DeriveKey(seed, \"bnn-shuffle\", i) at (t, i, private coin)",
                                  model.orders, [&](std::uint32_t t, std::uint32_t i, std::size_t shard) {
                                    fl::StreamCursor cur;
-                                   cur.ctx.key = fl::DeriveKey(seed, "bnn-shuffle", i);
+                                   cur.ctx.key = DocumentedKey(seed, "bnn-shuffle", i);
                                    cur.addr = {t, i, rng::Purpose::kPrivateCoin};
                                    return fl::ShuffledPasses(cur, shard, static_cast<std::size_t>(c.local_steps) * c.batch);
                                  }));
@@ -210,7 +220,7 @@ inline void Analyse(const Run& run, std::uint64_t seed, std::vector<Check>& out)
 
 }  // namespace bnn_detail
 
-inline SuiteResult RunBnnLoopSuite(std::uint64_t seed = 4) {
+inline SuiteResult RunBnnLoopSuite(std::uint64_t seed = 0x4000000000000004) {
   return RunSuite("loop-bnn", [seed](std::vector<Check>& checks) {
     const bnn_detail::Run runs[] = {{quant::Binarizer::kStoSign, bnn_detail::kGamma, "stosign-rr"},
                                     {quant::Binarizer::kSign, bnn_detail::kGamma, "sign-rr"},

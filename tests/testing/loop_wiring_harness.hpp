@@ -18,6 +18,8 @@
 //   coordinates  the same for coordinates j, j' of one message (neighbours, and across the
 //                mechanism's chunk/block/word boundaries);
 //   participation (seed 003) the Poisson sampling: marginal, across rounds, across clients;
+//   sampling     the local sample orders: the first sample of each pass over a shard (a uniform
+//                permutation), or every sample drawn with replacement (seed 002), ~ Unif[n];
 //   server       the server's decode of every message and its aggregate/broadcast recomputed by
 //                the test from the messages (exact; p = 0 on a difference, else 1);
 //   replay       every message reproduced from the keys and stream addresses the docs state,
@@ -46,15 +48,20 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
+
+#include <sodium.h>
 
 #include "dpfl/data/datasets.hpp"
 #include "dpfl/fl/round_observer.hpp"
 #include "dpfl/fl/trainer.hpp"
+#include "dpfl/rng/streams.hpp"
 #include "testing/stat.hpp"
 
 namespace dpfl::testing::loopwiring {
@@ -62,9 +69,9 @@ namespace dpfl::testing::loopwiring {
 inline constexpr double kSuiteAlpha = 1e-3;
 inline constexpr double kPower = 0.999;
 
-enum class Kind { kLaw, kRounds, kClients, kCoordinates, kParticipation, kServer, kReplay, kKeys, kCertificate };
-inline constexpr Kind kAllKinds[] = {Kind::kLaw,    Kind::kRounds, Kind::kClients, Kind::kCoordinates, Kind::kParticipation,
-                                     Kind::kServer, Kind::kReplay, Kind::kKeys,    Kind::kCertificate};
+enum class Kind { kLaw, kRounds, kClients, kCoordinates, kParticipation, kSampling, kServer, kReplay, kKeys, kCertificate };
+inline constexpr Kind kAllKinds[] = {Kind::kLaw,      Kind::kRounds, Kind::kClients, Kind::kCoordinates, Kind::kParticipation,
+                                     Kind::kSampling, Kind::kServer, Kind::kReplay,  Kind::kKeys,        Kind::kCertificate};
 inline const char* KindName(Kind k) {
   switch (k) {
     case Kind::kLaw: return "law";
@@ -72,6 +79,7 @@ inline const char* KindName(Kind k) {
     case Kind::kClients: return "clients";
     case Kind::kCoordinates: return "coordinates";
     case Kind::kParticipation: return "participation";
+    case Kind::kSampling: return "sampling";
     case Kind::kServer: return "server";
     case Kind::kReplay: return "replay";
     case Kind::kKeys: return "keys";
@@ -320,6 +328,57 @@ inline void IndependenceChecks(const Observations& o, const std::string& tag, co
       out.push_back(across[b].Finish(Kind::kCoordinates, tag + ": coordinates (j, j+" + std::to_string(boundaries[b]) + ")"));
 }
 
+// ---- keys, derived as docs/production.md and dpfl/fl/stream_util.hpp state them ---------------------
+
+// DeriveKey(seed, label, a, b), computed here from its documented definition and not with the
+// production function: BLAKE2b-256 (libsodium crypto_generichash, no key) of "dpfl-fl-v1" ‖
+// len(label) ‖ label ‖ seed ‖ a ‖ b (integers as 64-bit little-endian), the digest read as eight
+// little-endian 32-bit words. The suites replay every message and stream under these keys, so a
+// derivation that drops seed bits or a label is a replay failure.
+inline rng::StreamKey DocumentedKey(std::uint64_t seed, std::string_view label, std::uint64_t a = 0, std::uint64_t b = 0) {
+  std::vector<unsigned char> msg{'d', 'p', 'f', 'l', '-', 'f', 'l', '-', 'v', '1'};
+  const auto le64 = [&msg](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) msg.push_back(static_cast<unsigned char>(v >> (8 * i)));
+  };
+  le64(label.size());
+  msg.insert(msg.end(), label.begin(), label.end());
+  le64(seed);
+  le64(a);
+  le64(b);
+  unsigned char digest[32];
+  if (sodium_init() < 0 || crypto_generichash(digest, sizeof digest, msg.data(), msg.size(), nullptr, 0) != 0)
+    throw std::runtime_error("libsodium failed");
+  rng::StreamKey key{};
+  for (int w = 0; w < 8; ++w)
+    for (int byte = 0; byte < 4; ++byte) key.words[w] |= static_cast<std::uint32_t>(digest[4 * w + byte]) << (8 * byte);
+  return key;
+}
+
+// The local sample orders' law: for each pass over a shard (ShuffledPasses, a uniform
+// permutation) the shard index at the pass's first position is Unif[n]; pooled over the passes of
+// every client and round with the same n (one G-test per shard size with at least 10 n samples).
+// Samples drawn with replacement (seed 002) are Unif[n] each.
+template <class Orders>
+void OrderLawChecks(const std::string& what, const Orders& orders, bool with_replacement, std::vector<Check>& out) {
+  std::map<std::size_t, std::vector<std::uint64_t>> counts;  // shard size → counts
+  for (const auto& [at, got] : orders) {
+    const std::size_t n = got.first;
+    if (n == 0) continue;
+    std::vector<std::uint64_t>& c = counts.try_emplace(n, std::vector<std::uint64_t>(n, 0)).first->second;
+    const std::vector<std::size_t>& order = got.second;
+    if (with_replacement) {
+      for (std::size_t v : order)
+        if (v < n) ++c[v];
+    } else {
+      for (std::size_t p = 0; p < order.size(); p += n)
+        if (order[p] < n) ++c[order[p]];
+    }
+  }
+  for (const auto& [n, c] : counts)
+    if (std::accumulate(c.begin(), c.end(), std::uint64_t{0}) >= 10 * n)  // at least 10 samples per cell expected
+      out.push_back(GCheck(Kind::kSampling, what + ", shards of " + std::to_string(n), c, std::vector<double>(n, 1.0 / static_cast<double>(n))));
+}
+
 // ---- the fixture: a data set whose samples name themselves, and a design trainer ----------------
 
 // n samples of one 1×1×1 "pixel" equal to the sample's index (exact in float for n < 2^24): a
@@ -347,6 +406,9 @@ inline std::vector<int> Owners(const std::vector<std::vector<std::size_t>>& shar
   return owner;
 }
 
+// (round, client) → the model the loop handed to the client's trainer.
+using HandedModels = std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<float>>;
+
 // A LocalTrainer whose "training" adds the design update h(client, round) to the model it is
 // given: the loop then computes W^k − W_t ≈ h (float subtraction) and encodes it. The round is
 // the number of observer calls so far (the suites' observers call NextRound()). Safe to hand to
@@ -364,6 +426,7 @@ class DesignTrainer final : public fl::LocalTrainer {
     {
       const std::lock_guard<std::mutex> lock(mutex_);  // the loops' workers call in parallel
       orders[{round_, static_cast<std::uint32_t>(client)}] = {data.size(), order};
+      handed[{round_, static_cast<std::uint32_t>(client)}] = w;
     }
     const std::vector<float> h = design_(static_cast<std::uint32_t>(client), round_);
     std::vector<float> local(w.size());
@@ -373,8 +436,9 @@ class DesignTrainer final : public fl::LocalTrainer {
   }
   fl::Evaluation Evaluate(const std::vector<float>&, const data::Dataset&) override { return {}; }
   void NextRound() { ++round_; }
-  // (round, client) → (shard size, the local sample order the loop handed over).
+  // (round, client) → (shard size, the local sample order the loop handed over), and the model.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::size_t, std::vector<std::size_t>>> orders;
+  HandedModels handed;
 
  private:
   std::size_t m_;
@@ -394,6 +458,38 @@ Check OrderReplayCheck(const std::string& what, const Orders& orders, Documented
     if (documented(at.first, at.second, got.first) != got.second && !bad++)
       first = "round " + std::to_string(at.first) + " client " + std::to_string(at.second);
   return ExactCheck(Kind::kKeys, what, orders.size(), bad, first);
+}
+
+// The inputs the loop encoded: each participant of round t trained on its own shard, from the model
+// the server broadcast after round t − 1 (`initial` before round 0), and the mechanism's input is
+// its design update h(client, t) up to the float subtraction W^k − W_t (|error| ≤ 1e-6 here); a
+// client that holds no data trained nothing and encodes zeros. Exact (server family).
+template <class Design>
+void InputChecks(const std::string& tag, const std::vector<fl::ObservedRound>& rounds, const HandedModels& handed,
+                 const std::vector<float>& initial, Design design, std::vector<Check>& out) {
+  Tally model, input;
+  const std::vector<float>* previous = &initial;
+  for (std::uint32_t t = 0; t < rounds.size(); ++t) {
+    for (const fl::ObservedUplink& u : rounds[t].uplinks) {
+      const auto at = [&] { return "round " + std::to_string(t) + " client " + std::to_string(u.client); };
+      const auto it = handed.find({t, u.client});
+      const bool trained = it != handed.end();
+      if (trained) model.Add(it->second != *previous, at);
+      const std::vector<float> h = trained ? design(u.client, t) : std::vector<float>(u.input.size(), 0.0f);
+      bool differs = h.size() != u.input.size();
+      for (std::size_t j = 0; !differs && j < h.size(); ++j) differs = std::fabs(static_cast<double>(u.input[j]) - h[j]) > 1e-6;
+      input.Add(differs, at);
+    }
+    // Nobody trains who did not send (a shard trained twice or under another client's name).
+    std::size_t sent = 0;
+    for (const auto& [at, w] : handed) sent += at.first == t ? 1 : 0;
+    std::size_t with_data = 0;
+    for (const fl::ObservedUplink& u : rounds[t].uplinks) with_data += handed.count({t, u.client});
+    model.Add(sent != with_data, [&] { return "round " + std::to_string(t) + ": a shard trained for a client that sent nothing"; });
+    previous = &rounds[t].broadcast;
+  }
+  out.push_back(model.Finish(Kind::kServer, tag + ": every participant trains its own shard from the last broadcast"));
+  out.push_back(input.Finish(Kind::kServer, tag + ": every message encodes its client's own update"));
 }
 
 // Power, as DESIGN.md asks: the smallest Cohen w each check detects with probability ≥ kPower at

@@ -53,17 +53,26 @@ struct Run {
   double sampling = 1.0;
   std::string tag;
   std::size_t workers = 1;  // the loop's --workers: the design trainer is handed to each
+  std::uint64_t seed_offset = 0;
+  bool exact_only = false;  // small runs for the certificate facts: no statistical checks
 };
 
 inline bool ClipCase(const Run& run, std::uint32_t client, std::uint32_t round) {
   return run.sampling == 1.0 && client == 3 && round == 0;
 }
 
+// Client i's update in round t: the classes {0, 2^-8, −2^-8, 2^-9} rotated by the client (so a
+// message encoding another client's update shows), the clip case, and client 2 of round 1 in the
+// full run with ‖h‖₂ = 3/4 ∈ (C/2, C] (clipped by 2/3; a loop that counted clipping against C
+// would report it unclipped).
 inline std::vector<float> Design(const Run& run, std::uint32_t client, std::uint32_t round) {
   std::vector<float> h(run.m);
   static const float values[4] = {0.0f, 0x1p-8f, -0x1p-8f, 0x1p-9f};
-  for (std::size_t j = 0; j < run.m; ++j)
-    h[j] = ClipCase(run, client, round) ? ((j >> 1) & 1 ? -0x1p-3f : 0x1p-3f) : values[(j >> 1) & 3];
+  const bool between = run.sampling == 1.0 && client == 2 && round == 1 && run.m == (std::size_t{1} << 14);
+  for (std::size_t j = 0; j < run.m; ++j) {
+    const float sign = (j >> 1) & 1 ? -1.0f : 1.0f;
+    h[j] = ClipCase(run, client, round) ? sign * 0x1p-3f : between ? sign * 3 * 0x1p-9f : values[((j >> 1) + client) & 3];
+  }
   return h;
 }
 
@@ -80,6 +89,8 @@ struct RunResult {
   std::vector<fl::ObservedRound> rounds;
   fl::QgaussTrainConfig config;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::size_t, std::vector<std::size_t>>> orders;
+  HandedModels handed;
+  std::vector<float> initial;
   fl::QgaussTrainResult result;
 };
 
@@ -93,13 +104,13 @@ inline RunResult RunLoop(const Run& run, std::uint64_t seed) {
   c.local_epochs = 1;
   c.batch = 1;
   c.sampling_rate = run.sampling;
-  c.seed = seed;
+  c.seed = seed + run.seed_offset;
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("dpfl-loop-wiring-qgauss-" + std::to_string(::getpid()) + "-" + run.tag);
   c.out_dir = dir.string();
   const std::size_t n = 8 * static_cast<std::size_t>(run.clients);
   const data::Split split = IdentitySplit(n);
-  DesignTrainer trainer(run.m, Owners(data::IidShares(n, run.clients, seed), n),
+  DesignTrainer trainer(run.m, Owners(data::IidShares(n, run.clients, c.seed), n),
                         [&run](std::uint32_t i, std::uint32_t t) { return Design(run, i, t); });
   c.observer = [&](const fl::ObservedRound& o) {
     r.rounds.push_back(o);
@@ -108,6 +119,8 @@ inline RunResult RunLoop(const Run& run, std::uint64_t seed) {
   r.result = fl::RunQgaussTraining(c, split, std::vector<fl::LocalTrainer*>(run.workers, &trainer));
   c.observer = nullptr;
   r.orders = trainer.orders;
+  r.handed = trainer.handed;
+  r.initial = trainer.InitialWeights();
   std::filesystem::remove_all(dir);
   return r;
 }
@@ -193,7 +206,7 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
     // Participants: the documented sampling decisions.
     std::vector<std::uint32_t> expected;
     fl::StreamCursor sampler;
-    sampler.ctx.key = fl::DeriveKey(rr.config.seed, "qgauss-sampling");
+    sampler.ctx.key = DocumentedKey(rr.config.seed, "qgauss-sampling");
     sampler.addr = {t, 0, rng::Purpose::kPairing};
     for (std::uint32_t i = 0; i < run.clients; ++i) {
       sampler.index = i;
@@ -240,11 +253,11 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
       // Replay from the documented key and address; key separation: no other client's key
       // reproduces the message, at this client's entity or at the other's (the other's stream).
       const std::vector<std::int64_t> q = fl::QgaussClipToGrid(grid, u.input);
-      replay.Add(!encode(q, fl::DeriveKey(rr.config.seed, "qgauss-client", u.client), t, u.client, u), [&] { return at; });
+      replay.Add(!encode(q, DocumentedKey(rr.config.seed, "qgauss-client", u.client), t, u.client, u), [&] { return at; });
       for (std::uint32_t other = 0; other < run.clients; ++other) {
         if (other == u.client) continue;
         for (std::uint32_t entity : {u.client, other}) {
-          keys.Add(encode(q, fl::DeriveKey(rr.config.seed, "qgauss-client", other), t, entity, u), [&] {
+          keys.Add(encode(q, DocumentedKey(rr.config.seed, "qgauss-client", other), t, entity, u), [&] {
             return at + " under client " + std::to_string(other) + "'s key, entity " + std::to_string(entity);
           });
         }
@@ -257,7 +270,10 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
     std::uint64_t bits = 0;
     std::uint32_t clipped = 0;
     for (const fl::ObservedUplink& u : seen.uplinks) {
-      bits += u.bits;
+      // The size on the wire, computed here: ⌈m·b/64⌉ 64-bit words of b = 3-bit indices, or m floats.
+      const std::uint64_t want = laws.quantized ? 64 * ((run.m * kIndexBits + 63) / 64) : 32 * static_cast<std::uint64_t>(run.m);
+      facts.Add(u.bits != want, [&] { return "round " + std::to_string(t) + " client " + std::to_string(u.client) + ": bits"; });
+      bits += want;
       clipped += Norm2(u.input) > kClip / 2 ? 1 : 0;
     }
     const fl::QgaussRoundRecord& rec = rr.result.history.at(t);
@@ -276,8 +292,12 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
                            rr.result.max_participations != most,
                            std::to_string(rr.result.max_participations) + " reported, " + std::to_string(most) + " observed"));
   out.push_back(support.Finish(Kind::kLaw, tag + (laws.quantized ? ": every index in [0, k)" : ": every float on the noise grid")));
-  LawChecks(o, tag, out);
-  IndependenceChecks(o, tag, {fl::kQgaussChunk}, out);
+  InputChecks(tag, rr.rounds, rr.handed, rr.initial, [&run](std::uint32_t i, std::uint32_t t) { return Design(run, i, t); }, out);
+  if (!run.exact_only) {
+    LawChecks(o, tag, out);
+    IndependenceChecks(o, tag, {fl::kQgaussChunk}, out);
+    OrderLawChecks(tag + ": the first sample of every local pass ~ Unif[n]", rr.orders, false, out);
+  }
   out.push_back(decode.Finish(Kind::kServer, tag + (laws.quantized ? ": each decode is B(index)" : ": each decode is the float sent")));
   out.push_back(aggregate.Finish(Kind::kServer, tag + ": broadcast = W_t + mean of the participants' decodes (E13)"));
   out.push_back(who.Finish(Kind::kReplay, tag + ": participants = the documented sampling decisions"));
@@ -286,11 +306,11 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
   out.push_back(OrderReplayCheck(tag + ": local orders replay from DeriveKey(seed, \"qgauss-order\", i) at (t, i, private coin)",
                                  rr.orders, [&](std::uint32_t t, std::uint32_t i, std::size_t shard) {
                                    fl::StreamCursor cur;
-                                   cur.ctx.key = fl::DeriveKey(rr.config.seed, "qgauss-order", i);
+                                   cur.ctx.key = DocumentedKey(rr.config.seed, "qgauss-order", i);
                                    cur.addr = {t, i, rng::Purpose::kPrivateCoin};
                                    return fl::ShuffledPasses(cur, shard, shard);
                                  }));
-  if (run.sampling < 1.0) {
+  if (run.sampling < 1.0 && !run.exact_only) {
     const double q = run.sampling;
     const std::vector<double> marginal{1 - q, q};
     std::vector<std::uint64_t> counts(2, 0);
@@ -311,12 +331,18 @@ inline void Analyse(const Run& run, const RunResult& rr, std::vector<Check>& out
 
 }  // namespace qg_detail
 
-inline SuiteResult RunQgaussLoopSuite(std::uint64_t seed = 3) {
+inline SuiteResult RunQgaussLoopSuite(std::uint64_t seed = 0x3000000000000003) {
   return RunSuite("loop-qgauss", [seed](std::vector<Check>& checks) {
     using fl::QgaussFlMechanism;
     const qg_detail::Run runs[] = {{QgaussFlMechanism::kQgauss, 6, 4, std::size_t{1} << 14, 1.0, "full"},
                                    {QgaussFlMechanism::kQgauss, 16, 64, std::size_t{1} << 8, 0.375, "poisson", 2},
                                    {QgaussFlMechanism::kGaussian, 4, 3, std::size_t{1} << 13, 1.0, "gaussian"}};
+    // The reported max_participations over small Poisson runs (K = 3, T = 16, q = 1/2, other
+    // seeds): in some of them each client, the last one included, is the only one with the most.
+    for (std::uint64_t k = 1; k <= 8; ++k) {
+      const qg_detail::Run small{QgaussFlMechanism::kQgauss, 3, 16, 16, 0.5, "participations-" + std::to_string(k), 1, 977 * k, true};
+      GuardedRun(small.tag, checks, [&] { qg_detail::Analyse(small, qg_detail::RunLoop(small, seed), checks); });
+    }
     for (const qg_detail::Run& run : runs)
       GuardedRun(run.tag, checks, [&] { qg_detail::Analyse(run, qg_detail::RunLoop(run, seed), checks); });
   });

@@ -137,10 +137,14 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
     double mechanism = 0, loss_sum = 0;
     std::uint32_t trained = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
-      const std::vector<std::size_t> order = LocalOrder(config, i, t, shards[i].size());
+      std::uint32_t own = i;  // the client whose shard and order stream are used
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kBnnTrainsNeighbourShard)) own = (i + 1) % n;
+#endif
+      const std::vector<std::size_t> order = LocalOrder(config, own, t, shards[own].size());
       if (!order.empty()) {  // Alg. A
         double loss = 0;
-        model.TrainLocal(latents[i], local[i], shards[i], order, config.batch, rec.lr, &loss);
+        model.TrainLocal(latents[i], local[i], shards[own], order, config.batch, rec.lr, &loss);
         loss_sum += loss;
         ++trained;
       }

@@ -140,6 +140,10 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
   std::vector<data::Dataset> shards;
   for (const auto& idx : shards_of.indices) shards.push_back(split.train.Subset(idx));
   result.min_shard = shards_of.min_nonempty;
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamMinShardNominal)) result.min_shard = split.train.size() / K;
+#endif
+
   result.empty_shards = shards_of.empty;
   if (result.empty_shards == K) throw InvalidArgument("--clients", "no client holds any data");
   std::vector<rng::StreamKey> keys(K);
@@ -228,8 +232,12 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
         seen.uplinks.push_back({i, std::move(w.input), w.message.Bits(), w.message.coded.words, w.message.values, x_hat});
       messages.push_back(std::move(w.message));
     }
+    double weight = static_cast<double>(K);
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamMeanOverTrained)) weight = static_cast<double>(trained);
+#endif
     for (std::size_t j = 0; j < m; ++j)  // server step 3, p_k = 1/K
-      global[j] = static_cast<float>(static_cast<double>(global[j]) + sum[j] / static_cast<double>(K));
+      global[j] = static_cast<float>(static_cast<double>(global[j]) + sum[j] / weight);
     if (config.observer) {
       seen.round = t;
       seen.planned_clients = K;

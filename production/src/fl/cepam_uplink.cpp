@@ -171,8 +171,12 @@ CepamUplinkMessage EncodeCepamUplink(const CepamUplinkConfig& c, std::vector<flo
   CepamUplinkMessage msg;
   msg.client = client;
   if (c.mechanism != CepamFlMechanism::kFl) {
-    rep.clipped = rep.update_norm > c.clip;
-    quant::ClipToNorm(update, c.clip);  // Alg. 1 step 4
+    double bound = c.clip;
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kCepamClipToGammaSquared)) bound = c.clip * c.clip;
+#endif
+    rep.clipped = rep.update_norm > bound;
+    quant::ClipToNorm(update, bound);  // Alg. 1 step 4
   }
   if (CepamFlGaussian(c.mechanism) || CepamFlLaplace(c.mechanism))
     if (c.mechanism != CepamFlMechanism::kCepamGaussian && c.mechanism != CepamFlMechanism::kCepamLaplace)

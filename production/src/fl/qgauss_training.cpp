@@ -54,7 +54,12 @@ struct Uplink {
   std::uint32_t client = 0;
   QgaussMessage packed;         // qgauss
   std::vector<float> values;    // qgauss-gaussian, qgauss-vanilla
-  std::uint64_t Bits() const { return packed.size ? 64 * packed.words.size() : 32 * values.size(); }
+  std::uint64_t Bits() const {
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussBitsInBytes)) return packed.size ? 8 * packed.words.size() : 4 * values.size();
+#endif
+    return packed.size ? 64 * packed.words.size() : 32 * values.size();
+  }
 };
 
 Uplink Encode(const QgaussTrainConfig& c, const QgaussGrid* grid, const std::vector<float>& h, const rng::StreamKey& key,
@@ -70,6 +75,9 @@ Uplink Encode(const QgaussTrainConfig& c, const QgaussGrid* grid, const std::vec
     return u;
   }
   *clipped = *norm > c.noise.clip / 2;
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussClippedAgainstC)) *clipped = *norm > c.noise.clip;
+#endif
   quant::StreamContext ctx;
   ctx.generator = c.generator;
   ctx.key = key;
@@ -241,19 +249,23 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
     std::mutex progress_mutex;
     ForEachItem(workers.size(), participants.size(), [&](std::size_t worker, std::size_t k) {
       const std::uint32_t i = participants[k];
+      std::uint32_t own = i;  // the client whose shard and order stream are used
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+      if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussTrainsNeighbourShard)) own = std::min(i + 1, K - 1);
+#endif
       ClientWork& w = work[k];
       StreamCursor order_cur;
-      order_cur.ctx.key = DeriveKey(config.seed, "qgauss-order", i);
+      order_cur.ctx.key = DeriveKey(config.seed, "qgauss-order", own);
 #ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
       if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussOrderFromClientKey)) order_cur.ctx.key = keys[i];
 #endif
-      order_cur.addr = {t, i, rng::Purpose::kPrivateCoin};
-      const std::size_t n = shards[i].size();
+      order_cur.addr = {t, own, rng::Purpose::kPrivateCoin};
+      const std::size_t n = shards[own].size();
       const std::vector<std::size_t> order =
           ShuffledPasses(order_cur, n, n * static_cast<std::size_t>(config.local_epochs));
       std::vector<float> h(m, 0.0f);
       if (!order.empty()) {
-        const std::vector<float> local = workers[worker]->TrainLocal(global, shards[i], order, config.batch, &w.loss);  // line 5
+        const std::vector<float> local = workers[worker]->TrainLocal(global, shards[own], order, config.batch, &w.loss);  // line 5
         for (std::size_t j = 0; j < m; ++j) h[j] = local[j] - global[j];                                               // line 6
         w.trained = true;
       }
@@ -338,7 +350,11 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
   internal::WriteWeightsFile(result.weights_path, global);
   result.final_weights = global;
   result.final_test = {result.history.back().test_loss, result.history.back().test_accuracy};
-  result.max_participations = *std::max_element(participations.begin(), participations.end());
+  auto last = participations.end();
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kQgaussMaxSkipsLastClient) && K > 1) --last;
+#endif
+  result.max_participations = *std::max_element(participations.begin(), last);
   if (progress) progress(MakeProgress(name, config.rounds, config.rounds, K, K, internal::SecondsSince(start), result.history.back().val_accuracy, true));
   return result;
 }

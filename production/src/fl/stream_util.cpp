@@ -3,9 +3,14 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <vector>
+
+#ifdef DPFL_FL_WIRING_MUTANTS  // test-only copy of this file (tests/CMakeLists.txt); never in dpfl_fl
+#include "testing/fl_wiring_mutants.hpp"
+#endif
 
 namespace dpfl::fl {
 namespace {
@@ -35,6 +40,10 @@ rng::StreamKey DeriveKey(std::uint64_t seed, std::string_view label, std::uint64
   PutLe64(msg, label.size());
   msg.insert(msg.end(), label.begin(), label.end());
   PutLe64(msg, seed);
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+  if (testing::FlWiringMutantIs(testing::FlWiringMutant::kDeriveKeySeed32)) std::fill(msg.end() - 4, msg.end(), 0);  // uint32(seed)
+#endif
+
   PutLe64(msg, a);
   PutLe64(msg, b);
   return HashToKey(msg);
@@ -84,7 +93,11 @@ std::vector<std::size_t> ShuffledPasses(StreamCursor& cur, std::size_t shard, st
   std::vector<std::size_t> perm(shard);
   while (order.size() < want) {
     std::iota(perm.begin(), perm.end(), std::size_t{0});
-    for (std::size_t i = shard; i > 1; --i) std::swap(perm[i - 1], perm[cur.Below(i)]);
+    std::uint64_t cyclic = 0;
+#ifdef DPFL_FL_WIRING_MUTANTS  // loop wiring mutant (docs/mutants.md, loop wiring mutants)
+    if (testing::FlWiringMutantIs(testing::FlWiringMutant::kShuffleCyclic)) cyclic = 1;  // Sattolo: only the cyclic permutations
+#endif
+    for (std::size_t i = shard; i > 1; --i) std::swap(perm[i - 1], perm[cur.Below(i - cyclic)]);
     for (std::size_t k = 0; k < shard && order.size() < want; ++k) order.push_back(perm[k]);
   }
   return order;
