@@ -2,9 +2,11 @@
 // loop needs, and derive independent stream keys from a run seed. No generator state: a value
 // is a pure function of (key, address, index), so runs are reproducible and resumable.
 //
-//  * DeriveKey(seed, label, a, b): BLAKE2b-256 (libsodium crypto_generichash) of
-//    "dpfl-fl-v1" ‖ label ‖ seed ‖ a ‖ b (little-endian). Distinct labels/(a, b) give
-//    computationally independent ChaCha20 keys.
+//  * DeriveKey(seed, label, a, b): BLAKE2b-256 (libsodium crypto_generichash, no key) of
+//    "dpfl-fl-v1" ‖ len(label) ‖ label ‖ seed ‖ a ‖ b (integers as 64-bit little-endian), the
+//    digest read as eight little-endian 32-bit key words. Distinct labels/(a, b) give
+//    computationally independent ChaCha20 keys. tests/testing/loop_wiring_harness.hpp
+//    (DocumentedKey) recomputes it from this definition.
 //  * UnitOpen(v): (⌊v/2^11⌋ + 1/2)·2^−53 ∈ (0, 1), never 0 or 1 (so log(u) is finite); the
 //    map is exact in double.
 //  * Gaussian: Box–Muller, N = √(−2 ln u1) · cos(2π u2) with u1, u2 = UnitOpen of two
