@@ -138,7 +138,7 @@ lw::SuiteResult RunWith(FlWiringMutant m, Loop loop, const std::string& name, co
   }
   // Table row: mutant | breaks | rejected (of m) by kind | strongest check | p | time
   const lw::Check* s = r.Strongest();
-  std::printf("| %s | %s | %zu of %zu: %s | %s (%s) | %.3g | %.2f s |\n", name.c_str(), breaks.c_str(), r.rejected, r.checks.size(),
+  std::printf("| %s | %s | %zu of %zu: %s | %s (%s) | %.3g | %.2f s |\n", name.c_str(), breaks.c_str(), r.RejectedCount(), r.checks.size(),
               r.RejectedByKind().c_str(), s ? lw::KindName(s->kind) : "-", s ? s->what.c_str() : "-", s ? s->p_value : 1.0,
               r.seconds);
   for (const lw::Check& c : r.checks)
@@ -151,7 +151,7 @@ TEST(LoopWiringMutants, UnmutatedLoopsPassEverything) {
   for (Loop loop : {Loop::kQgauss, Loop::kCepam, Loop::kBnn}) {
     const lw::SuiteResult r = RunWith(FlWiringMutant::kNone, loop, "none (production wiring)", "-");
     ASSERT_TRUE(r.error.empty()) << r.loop << ": " << r.error;
-    EXPECT_EQ(r.rejected, 0u) << r.loop << ": " << r.RejectedByKind();
+    EXPECT_EQ(r.RejectedCount(), 0u) << r.loop << ": " << r.RejectedByKind();
   }
 }
 

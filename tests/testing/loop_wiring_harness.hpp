@@ -102,8 +102,10 @@ struct SuiteResult {
   std::string loop;
   std::vector<Check> checks;
   std::string error;     // an exception from the loop or the fixture (the suite then fails)
-  std::size_t rejected = 0;
   double seconds = 0;
+  std::size_t RejectedCount() const {
+    return static_cast<std::size_t>(std::count_if(checks.begin(), checks.end(), [](const Check& c) { return c.rejected; }));
+  }
   std::size_t Count(Kind k) const {
     return static_cast<std::size_t>(std::count_if(checks.begin(), checks.end(), [k](const Check& c) { return c.kind == k; }));
   }
@@ -130,11 +132,7 @@ inline void ApplyHolm(SuiteResult& r) {
   std::vector<double> p;
   for (const Check& c : r.checks) p.push_back(c.p_value);
   const std::vector<bool> reject = stat::HolmReject(p, kSuiteAlpha);
-  r.rejected = 0;
-  for (std::size_t i = 0; i < r.checks.size(); ++i) {
-    r.checks[i].rejected = reject[i];
-    r.rejected += reject[i] ? 1 : 0;
-  }
+  for (std::size_t i = 0; i < r.checks.size(); ++i) r.checks[i].rejected = reject[i];
 }
 
 inline Check GCheck(Kind kind, const std::string& what, std::span<const std::uint64_t> counts, std::span<const double> probs) {
@@ -520,7 +518,7 @@ inline void PrintPower(const SuiteResult& r) {
 inline void PrintSummary(const SuiteResult& r) {
   const Check* s = r.Strongest();
   std::printf("[%s] alpha_suite=%g, Holm over m=%zu checks; %zu rejected (%s); smallest p=%.3g (%s); time %.2f s\n", r.loop.c_str(),
-              kSuiteAlpha, r.checks.size(), r.rejected, r.RejectedByKind().c_str(), s ? s->p_value : 1.0,
+              kSuiteAlpha, r.checks.size(), r.RejectedCount(), r.RejectedByKind().c_str(), s ? s->p_value : 1.0,
               s ? s->what.c_str() : "-", r.seconds);
   for (const Check& c : r.checks)
     if (c.rejected) std::printf("[%s]   rejected %s: %s (statistic %.4g, dof %d, p %.3g, N %zu)\n", r.loop.c_str(), KindName(c.kind),

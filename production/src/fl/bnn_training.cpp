@@ -179,7 +179,6 @@ BnnTrainResult RunBnnTraining(const BnnTrainConfig& config, const data::Split& s
     if (config.observer) {
       ObservedRound seen;
       seen.round = t;
-      seen.planned_clients = n;
       for (std::uint32_t i = 0; i < n; ++i) seen.uplinks.push_back({i, latents[i], 64 * quant::PackedWords(d), uploads[i], {}, {}});
       seen.counts = counts;
       seen.broadcast = broadcast;

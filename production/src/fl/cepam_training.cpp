@@ -240,7 +240,6 @@ CepamTrainResult RunCepamTraining(const CepamTrainConfig& config, const data::Sp
       global[j] = static_cast<float>(static_cast<double>(global[j]) + sum[j] / weight);
     if (config.observer) {
       seen.round = t;
-      seen.planned_clients = K;
       seen.broadcast = global;
       config.observer(seen);
     }

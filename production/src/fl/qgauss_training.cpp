@@ -98,16 +98,14 @@ Uplink Encode(const QgaussTrainConfig& c, const QgaussGrid* grid, const std::vec
   return u;
 }
 
-// The server's estimate x̂ of one participant's update (line 12), into x_hat (length m).
-void Decode(const QgaussTrainConfig& c, const QgaussGrid* grid, const Uplink& u, std::vector<float>& scratch,
-            std::vector<double>& x_hat) {
-  if (c.mechanism == QgaussFlMechanism::kQgauss) {
-    scratch.resize(u.packed.size);
-    QgaussDecode(*grid, u.packed, scratch);
-    for (std::size_t j = 0; j < scratch.size(); ++j) x_hat[j] = scratch[j];
-  } else {
-    for (std::size_t j = 0; j < u.values.size(); ++j) x_hat[j] = u.values[j];
-  }
+// The server's estimate x̂ of one participant's update (line 12): the decoded levels (in
+// `scratch`), or the floats sent.
+const std::vector<float>& Decoded(const QgaussTrainConfig& c, const QgaussGrid* grid, const Uplink& u,
+                                  std::vector<float>& scratch) {
+  if (c.mechanism != QgaussFlMechanism::kQgauss) return u.values;
+  scratch.resize(u.packed.size);
+  QgaussDecode(*grid, u.packed, scratch);
+  return scratch;
 }
 
 }  // namespace
@@ -283,7 +281,6 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
     });
     ObservedRound seen;
     std::vector<float> scratch;
-    std::vector<double> x_hat(m, 0.0);
     for (std::size_t k = 0; k < participants.size(); ++k) {
       ClientWork& w = work[k];
       ++participations[participants[k]];
@@ -296,12 +293,12 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
       }
       const auto m0 = std::chrono::steady_clock::now();
       messages.push_back(std::move(w.message));
-      Decode(config, grid ? &*grid : nullptr, messages.back(), scratch, x_hat);  // line 12
+      const std::vector<float>& x_hat = Decoded(config, grid ? &*grid : nullptr, messages.back(), scratch);  // line 12
       for (std::size_t j = 0; j < m; ++j) sum[j] += x_hat[j];
       rec.mechanism_seconds += w.seconds + internal::SecondsSince(m0);
       if (config.observer) {
         const Uplink& u = messages.back();
-        seen.uplinks.push_back({u.client, std::move(w.input), u.Bits(), u.packed.words, u.values, x_hat});
+        seen.uplinks.push_back({u.client, std::move(w.input), u.Bits(), u.packed.words, u.values, {x_hat.begin(), x_hat.end()}});
       }
       rec.uplink_bits += messages.back().Bits();
       rec.clipped_clients += w.clipped ? 1 : 0;
@@ -318,7 +315,6 @@ QgaussTrainResult RunQgaussTraining(const QgaussTrainConfig& config, const data:
     }
     if (config.observer) {
       seen.round = t;
-      seen.planned_clients = K;
       seen.broadcast = global;
       config.observer(seen);
     }

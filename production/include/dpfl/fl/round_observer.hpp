@@ -27,7 +27,6 @@ struct ObservedUplink {
 
 struct ObservedRound {
   std::uint32_t round = 0;                  // 0-based
-  std::uint32_t planned_clients = 0;        // K
   std::vector<ObservedUplink> uplinks;      // the participants, in the order the server consumes them
   std::vector<std::uint32_t> counts;        // 004: the secure aggregate K_j the server sees
   std::vector<float> broadcast;             // the global model after the round (002, 003); W̃ (004)
