@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
   dpfl::cli::RegisterVerifyCommand(app, commands);
   dpfl::cli::RegisterKeygenCommand(app, commands);
   dpfl::cli::RegisterPlotCommand(app, commands);
+  dpfl::cli::RegisterCheckCommand(app, commands);
+  dpfl::cli::RegisterServeCommand(app, commands);
   // Name an unknown (sub)command: CLI11 would only say that one is required.
   auto known = [&](const std::string& name, bool top_level) {
     for (const Command& command : commands) {
@@ -67,7 +69,7 @@ int main(int argc, char** argv) {
     }
     return false;
   };
-  // A second word is a subcommand only when the first command is a group (sample, bench);
+  // A second word is a subcommand only when the first command is a group (sample, bench, check);
   // otherwise it is a positional argument (e.g. `dpfl verify-certificate FILE`).
   auto is_group = [&](const std::string& name) {
     for (const Command& command : commands) {
@@ -97,8 +99,9 @@ int main(int argc, char** argv) {
   try {
     for (const Command& command : commands) {
       if (!command.app->parsed()) continue;
+      if (command.run_with_status) return command.run_with_status();
       const nlohmann::json result = command.run();
-      std::cout << result.dump(2) << "\n";
+      if (!result.is_null()) std::cout << result.dump(2) << "\n";
       return 0;
     }
   } catch (const dpfl::InvalidArgument& e) {

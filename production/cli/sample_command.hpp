@@ -20,11 +20,16 @@ namespace dpfl::cli {
 // One subcommand of `dpfl`: its CLI11 app and the function that computes its JSON.
 struct Command {
   CLI::App* app;
-  std::function<nlohmann::json()> run;
+  std::function<nlohmann::json()> run;  // JSON printed on stdout (null: nothing), exit 0
+  std::function<int()> run_with_status = nullptr;  // set: prints its own output, returns the exit code
 };
 
 // `dpfl sample ldpq|corbinq|coq ...` (sample_command.cpp).
 void RegisterSampleCommand(CLI::App& root, std::vector<Command>& commands);
+// `dpfl check MECHANISM … -- COMMAND` (check_command.cpp) and `dpfl serve MECHANISM …`
+// (serve_command.cpp): the conformance check and the production encoders behind its protocol.
+void RegisterCheckCommand(CLI::App& root, std::vector<Command>& commands);
+void RegisterServeCommand(CLI::App& root, std::vector<Command>& commands);
 
 // --backend cpu|cuda|auto: true to run on the GPU. "cuda" without a device or without the CUDA
 // build throws InvalidArgument("--backend", …); "auto" falls back to the CPU.
