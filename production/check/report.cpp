@@ -69,7 +69,8 @@ std::string ReportText(const CheckReport& r) {
   o << "runs: " << r.total_runs << " in " << r.requests << " requests (" << r.runs_per_input << " per input), "
     << r.stages_run << " search stage(s), " << Sci(r.seconds) << " s\n";
   const PowerSummary p = WorstPower(r);
-  o << "power: at every input tested, a law at total variation >= " << Sci(p.tv)
+  if (r.power.empty()) o << "power: no input was completed\n";
+  else o << "power: at every input tested, a law at total variation >= " << Sci(p.tv)
     << " from the exact one (on the test's cells), or a bias >= " << Sci(p.bias)
     << " in the first output, is detected with probability >= 0.99\n";
   for (const CheckResult& c : r.checks) {

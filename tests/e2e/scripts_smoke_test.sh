@@ -434,7 +434,7 @@ EOF
 
 case_fedavg_peer() {
   if ! python3 -c 'import torch' >/dev/null 2>&1; then
-    echo "SKIP: python3 cannot import torch (Debian python3-torch; DPFL_WITH_PEER=1 scripts/install-deps.sh)"
+    echo "SKIP: python3 cannot import torch (Debian python3-torch; scripts/install-deps.sh installs it)"
     exit "$SKIP"
   fi
   local style
