@@ -334,8 +334,8 @@ class QgaussLaw : public MechanismLaw {
 class CepamLaw : public MechanismLaw {
  public:
   static constexpr int kNormBins = 8;
-  CepamLaw(bool gaussian, Params& p) : MechanismLaw(0, 0), gaussian_(gaussian) {
-    n_ = static_cast<int>(p.Integer("lattice-dim", 1, 8));
+  CepamLaw(bool gaussian, Params& p) : MechanismLaw(Dim(p), Dim(p)), gaussian_(gaussian) {
+    n_ = Dim(p);
     if (!gaussian && n_ != 1)
       throw InvalidArgument("--lattice-dim", "cepam-laplace is checked for n = 1 (the error law of seed 002 "
                                              "Lemma 15 is stated for the scalar Laplace)");
@@ -360,7 +360,7 @@ class CepamLaw : public MechanismLaw {
     cdf.push_back(1);
     for (int j = 0; j < kNormBins; ++j) bin_prob_.push_back(cdf[static_cast<std::size_t>(j) + 1] - cdf[static_cast<std::size_t>(j)]);
   }
-  int dim() const { return n_; }
+  static int Dim(Params& p) { return static_cast<int>(p.Integer("lattice-dim", 1, 8)); }
   std::vector<std::vector<double>> Design(std::mt19937_64& rng, int random_inputs) const override {
     std::vector<std::vector<double>> out;
     out.push_back(std::vector<double>(static_cast<std::size_t>(n_), 0.0));
@@ -424,28 +424,6 @@ class CepamLaw : public MechanismLaw {
   std::vector<double> edges_, bin_prob_;
 };
 
-// CepamLaw's arity is known only after parsing: a thin wrapper that fixes it.
-class CepamMechanism : public MechanismLaw {
- public:
-  explicit CepamMechanism(std::unique_ptr<CepamLaw> law) : MechanismLaw(law->dim(), law->dim()), law_(std::move(law)) {}
-  std::vector<std::vector<double>> Design(std::mt19937_64& rng, int k) const override { return law_->Design(rng, k); }
-  std::vector<double> Perturb(const std::vector<double>& x, double s, std::mt19937_64& rng) const override {
-    return law_->Perturb(x, s, rng);
-  }
-  InputLaw LawAt(const std::vector<double>& x) const override { return law_->LawAt(x); }
-  int Cell(const InputLaw& l, std::span<const double> x, std::span<const double> y, double t) const override {
-    return law_->Cell(l, x, y, t);
-  }
-  double Loss(const InputLaw& l, std::span<const double> x, std::span<const double> y) const override {
-    return law_->Loss(l, x, y);
-  }
-  double Summary(std::span<const double> x, std::span<const double> y) const override { return law_->Summary(x, y); }
-  std::string SupportText() const override { return law_->SupportText(); }
-
- private:
-  std::unique_ptr<CepamLaw> law_;
-};
-
 }  // namespace
 
 double ToFloat(double v) { return static_cast<double>(static_cast<float>(v)); }
@@ -506,7 +484,7 @@ std::unique_ptr<MechanismLaw> MakeMechanismLaw(const std::string& name, const st
   else if (name == "bnn-upload") law = std::make_unique<BnnFamily>(BnnFamily::Kind::kUpload, p);
   else if (name == "qgauss") law = std::make_unique<QgaussLaw>(p);
   else if (name == "cepam-gaussian" || name == "cepam-laplace")
-    law = std::make_unique<CepamMechanism>(std::make_unique<CepamLaw>(name == "cepam-gaussian", p));
+    law = std::make_unique<CepamLaw>(name == "cepam-gaussian", p);
   else
     throw InvalidArgument("MECHANISM", "unknown mechanism '" + name +
                                            "' (ldpq, corbinq, coq, rr, stosign, bnn-upload, qgauss, cepam-gaussian, "
