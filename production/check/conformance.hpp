@@ -44,8 +44,9 @@ class ProtocolError : public std::runtime_error {
 };
 
 // The mechanisms: "ldpq", "corbinq", "coq", "rr", "stosign", "bnn-upload", "qgauss",
-// "cepam-gaussian", "cepam-laplace". Parameters by flag name without dashes, as `dpfl sample`
-// names them: eps, c, r, d, px, rr-gamma, sigma, levels, clip, lattice-dim, b.
+// "cepam-gaussian", "cepam-laplace", "gaussian", "laplace". Parameters by flag name without
+// dashes, as `dpfl sample` names them: eps, c, r, d, px, rr-gamma, sigma, levels, clip,
+// lattice-dim, b; the grid baselines take c, r, grid-steps (default 2^20) and sigma2 / t.
 std::vector<std::string> MechanismNames();
 
 struct CheckOptions {

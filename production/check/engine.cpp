@@ -281,7 +281,8 @@ void Validate(const CheckOptions& o) {
 }  // namespace
 
 std::vector<std::string> MechanismNames() {
-  return {"ldpq", "corbinq", "coq", "rr", "stosign", "bnn-upload", "qgauss", "cepam-gaussian", "cepam-laplace"};
+  return {"ldpq",   "corbinq", "coq", "rr", "stosign", "bnn-upload", "qgauss", "cepam-gaussian", "cepam-laplace",
+          "gaussian", "laplace"};
 }
 
 std::pair<int, int> MechanismArity(const std::string& mechanism, const std::map<std::string, std::string>& parameters) {

@@ -12,7 +12,6 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <cmath>
 #include <limits>
-#include <set>
 
 #include "dpfl/error.hpp"
 #include "dpfl/ref/bnn_laws.hpp"
@@ -21,6 +20,7 @@
 #include "dpfl/ref/corbinq.hpp"
 #include "dpfl/ref/ldpq.hpp"
 #include "dpfl/ref/quantized_gaussian.hpp"
+#include "parameters.hpp"
 
 namespace dpfl::check {
 namespace {
@@ -32,44 +32,6 @@ constexpr int kPrecision = 256;
 
 double ToDouble(const Rational& q) { return q.convert_to<double>(); }
 double Mid(const Interval& x) { return ToDouble(x.Mid()); }
-
-// The parameters of one mechanism, read once each; unknown ones are an error.
-class Params {
- public:
-  Params(std::string mechanism, const std::map<std::string, std::string>& p) : mechanism_(std::move(mechanism)), p_(p) {}
-  Rational Exact(const std::string& name) {
-    used_.insert(name);
-    const auto it = p_.find(name);
-    if (it == p_.end()) throw InvalidArgument("--" + name, "required by dpfl check " + mechanism_);
-    return ref::ParseRational(it->second, "--" + name);
-  }
-  Rational Exact(const std::string& name, const std::string& fallback) {
-    if (!p_.count(name)) {
-      used_.insert(name);
-      return ref::ParseRational(fallback, "--" + name);
-    }
-    return Exact(name);
-  }
-  long Integer(const std::string& name, long lo, long hi) {
-    const Rational q = Exact(name);
-    if (boost::multiprecision::denominator(q) != 1 || q < lo || q > hi)
-      throw InvalidArgument("--" + name, "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                                             "], got '" + p_.at(name) + "'");
-    return static_cast<long>(boost::multiprecision::numerator(q).convert_to<long long>());
-  }
-  void Positive(const std::string& name, const Rational& q) {
-    if (!(q > 0)) throw InvalidArgument("--" + name, "must be > 0, got '" + p_.at(name) + "'");
-  }
-  void RejectUnused() const {
-    for (const auto& [k, v] : p_)
-      if (!used_.count(k)) throw InvalidArgument("--" + k, "is not a parameter of dpfl check " + mechanism_);
-  }
-
- private:
-  std::string mechanism_;
-  std::map<std::string, std::string> p_;
-  std::set<std::string> used_;
-};
 
 double Uniform(std::mt19937_64& rng, double lo, double hi) {
   return lo + (hi - lo) * std::uniform_real_distribution<double>(0.0, 1.0)(rng);
@@ -483,12 +445,13 @@ std::unique_ptr<MechanismLaw> MakeMechanismLaw(const std::string& name, const st
   else if (name == "stosign") law = std::make_unique<BnnFamily>(BnnFamily::Kind::kStoSign, p);
   else if (name == "bnn-upload") law = std::make_unique<BnnFamily>(BnnFamily::Kind::kUpload, p);
   else if (name == "qgauss") law = std::make_unique<QgaussLaw>(p);
+  else if (name == "gaussian" || name == "laplace") law = MakeGridNoiseLaw(name == "gaussian", p);
   else if (name == "cepam-gaussian" || name == "cepam-laplace")
     law = std::make_unique<CepamLaw>(name == "cepam-gaussian", p);
   else
     throw InvalidArgument("MECHANISM", "unknown mechanism '" + name +
                                            "' (ldpq, corbinq, coq, rr, stosign, bnn-upload, qgauss, cepam-gaussian, "
-                                           "cepam-laplace)");
+                                           "cepam-laplace, gaussian, laplace)");
   p.RejectUnused();
   return law;
 }

@@ -53,6 +53,10 @@ class MechanismLaw {
   int input_arity_, output_arity_;
 };
 
+class Params;
+// The seed-000 gaussian / laplace baselines on their grid (grid_noise_laws.cpp).
+std::unique_ptr<MechanismLaw> MakeGridNoiseLaw(bool gaussian, Params& params);
+
 // Throws dpfl::InvalidArgument naming the flag ("--eps") for a missing, unknown or bad parameter.
 std::unique_ptr<MechanismLaw> MakeMechanismLaw(const std::string& name,
                                                const std::map<std::string, std::string>& parameters);

@@ -94,6 +94,10 @@ void RegisterCheckCommand(CLI::App& root, std::vector<Command>& commands) {
        {{"lattice-dim", "n, 1..8"}, {"sigma", "std per coordinate > 0"}}},
       {"cepam-laplace", "CEPAM, Laplace target (seed 002, n = 1); request: N x; answer: y",
        {{"lattice-dim", "n = 1"}, {"b", "Laplace scale > 0"}}},
+      {"gaussian", "seed-000 gaussian baseline on its grid: c - r + (k + Z) 2r/N, Z ~ N_Z(0, sigma2); request: N w",
+       {{"c", "center"}, {"r", "radius > 0"}, {"grid-steps", "N (default 1048576 = 2^20)"}, {"sigma2", "sigma^2 in grid units^2"}}},
+      {"laplace", "seed-000 laplace baseline on its grid: c - r + (k + Z) 2r/N, Z ~ L_Z(t); request: N w",
+       {{"c", "center"}, {"r", "radius > 0"}, {"grid-steps", "N (default 1048576 = 2^20)"}, {"t", "scale t in grid units"}}},
   };
   for (const auto& mech : mechanisms) {
     auto args = std::make_shared<CheckArgs>();
@@ -102,7 +106,7 @@ void RegisterCheckCommand(CLI::App& root, std::vector<Command>& commands) {
     auto given = std::make_shared<std::vector<std::string>>();
     for (const auto& [flag, help] : mech.flags) {
       auto* opt = app->add_option("--" + std::string(flag), args->values[flag], help);
-      if (std::string(flag) != "px") opt->required();
+      if (std::string(flag) != "px" && std::string(flag) != "grid-steps") opt->required();
     }
     app->add_option("--alpha", args->alpha, "family-wise false-alarm probability (default 1e-3)");
     app->add_option("--samples", args->samples, "runs per input (default 20000)");

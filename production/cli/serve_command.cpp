@@ -14,6 +14,7 @@
 // share randomness. Inputs are rounded to float, as the encoders take float weights.
 // Errors in a request (a bad number, the wrong count) end the server with exit 2 and one line
 // on stderr naming the request.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -24,6 +25,8 @@
 #include <vector>
 
 #include "dpfl/error.hpp"
+#include "dpfl/fl/discrete_noise.hpp"
+#include "dpfl/fl/mechanisms.hpp"
 #include "dpfl/fl/quantized_gaussian.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
 #include "dpfl/quant/cepam.hpp"
@@ -37,6 +40,7 @@ namespace {
 struct ServeArgs {
   std::string mechanism;
   std::string eps, c, r, d = "0", px = "0.5", gamma, sigma, levels, clip, dim, b, cell = "1";
+  std::string sigma2, t, grid_steps = "1048576";
   std::string seed = "1", generator = "chacha20";
 };
 
@@ -151,6 +155,29 @@ nlohmann::json RunServe(const ServeArgs& a) {
         out += "\n";
       }
     };
+  } else if (m == "gaussian" || m == "laplace") {
+    // The seed-000 baselines' noise (dpfl/fl/mechanisms.hpp "Exact noise"): the grid of
+    // NoiseGridFor, the nearest index GridIndex, exact integer noise; the value printed is
+    // lo + (k + Z)·g in double (the training message rounds it to float once more).
+    fl::LayerRange range;
+    range.c = ParseDecimal(a.c, "--c");
+    range.r = ParseDecimal(a.r, "--r");
+    const fl::NoiseGrid grid = fl::NoiseGridFor(range);
+    if (ParseUnsigned(a.grid_steps, "--grid-steps", 1, std::uint64_t{1} << 40) != static_cast<std::uint64_t>(grid.steps))
+      throw InvalidArgument("--grid-steps", "the production grid has N = 2^20 = 1048576 steps");
+    const bool gaussian = m == "gaussian";
+    auto law_g = gaussian ? std::make_shared<fl::DiscreteGaussian>(fl::ExactRatio(ParseDecimal(a.sigma2, "--sigma2"), "--sigma2"))
+                          : nullptr;
+    auto law_l = gaussian ? nullptr : std::make_shared<fl::DiscreteLaplace>(fl::ExactRatio(ParseDecimal(a.t, "--t"), "--t"));
+    serve = [grid, range, law_g, law_l, &ctx](std::uint64_t n, const std::vector<float>& x, std::string& out) {
+      const double xc = std::clamp(static_cast<double>(x[0]), range.c - range.r, range.c + range.r);
+      const std::int64_t k = fl::GridIndex(grid, xc);
+      fl::NoiseStream stream(ctx, rng::StreamAddress{ctx.round, 0, rng::Purpose::kPrivateCoin});
+      for (std::uint64_t j = 0; j < n; ++j) {
+        const std::int64_t z = law_g ? law_g->Sample(stream) : law_l->Sample(stream);
+        out += Num(grid.lo + static_cast<double>(k + z) * grid.step) + "\n";
+      }
+    };
   } else {
     throw InvalidArgument("MECHANISM", "unknown mechanism '" + m + "'");
   }
@@ -192,6 +219,8 @@ void RegisterServeCommand(CLI::App& root, std::vector<Command>& commands) {
       {"qgauss", "quantized Gaussian (seed-003 Alg. 2)", {"sigma", "levels", "clip"}},
       {"cepam-gaussian", "CEPAM, Gaussian target (seed 002)", {"lattice-dim", "sigma", "c"}},
       {"cepam-laplace", "CEPAM, Laplace target (seed 002)", {"lattice-dim", "b", "c"}},
+      {"gaussian", "seed-000 gaussian baseline's exact noise on the grid", {"c", "r", "grid-steps", "sigma2"}},
+      {"laplace", "seed-000 laplace baseline's exact noise on the grid", {"c", "r", "grid-steps", "t"}},
   };
   for (const auto& mech : mechanisms) {
     auto args = std::make_shared<ServeArgs>();
@@ -203,9 +232,11 @@ void RegisterServeCommand(CLI::App& root, std::vector<Command>& commands) {
                             : flag == "r" ? &args->r : flag == "d" ? &args->d : flag == "px" ? &args->px
                             : flag == "rr-gamma" ? &args->gamma : flag == "sigma" ? &args->sigma
                             : flag == "levels" ? &args->levels : flag == "clip" ? &args->clip
-                            : flag == "lattice-dim" ? &args->dim : &args->b;
+                            : flag == "lattice-dim" ? &args->dim : flag == "sigma2" ? &args->sigma2
+                            : flag == "t" ? &args->t : flag == "grid-steps" ? &args->grid_steps : &args->b;
       auto* opt = app->add_option("--" + flag, *target, "as in dpfl sample " + std::string(mech.name));
-      if (flag != "px" && !(flag == "c" && args->mechanism.rfind("cepam", 0) == 0)) opt->required();
+      if (flag != "px" && flag != "grid-steps" && !(flag == "c" && args->mechanism.rfind("cepam", 0) == 0))
+        opt->required();
     }
     app->add_option("--seed", args->seed, "64-bit seed of the stream key (default 1)");
     app->add_option("--generator", args->generator, "chacha20 (default) or philox");

@@ -49,7 +49,8 @@ python)
 serve)
   for spec in "ldpq --eps 1 --c 0 --r 1" "corbinq --eps 1 --c 0.5 --r 2 --d 3" "coq --eps 2 --c 0 --r 1 --d 4" \
               "rr --rr-gamma 0.3" "stosign" "bnn-upload --rr-gamma 0.2" "qgauss --sigma 0.05 --levels 16 --clip 1" \
-              "cepam-gaussian --lattice-dim 2 --sigma 0.7" "cepam-laplace --lattice-dim 1 --b 0.5"; do
+              "cepam-gaussian --lattice-dim 2 --sigma 0.7" "cepam-laplace --lattice-dim 1 --b 0.5" \
+              "gaussian --c 0 --r 1 --sigma2 3" "laplace --c 0.5 --r 2 --t 1048576"; do
     # shellcheck disable=SC2086
     expect_rc 0 "dpfl serve $spec" "$DPFL" check $spec --samples 20000 -- "$DPFL" serve $spec
   done

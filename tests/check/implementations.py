@@ -32,6 +32,8 @@ FAULTS = {
     "variance-as-std": ("qgauss", "seed-003 E5: sigma taken as the variance (noise std sqrt(sigma))"),
     "layer-once": ("cepam-gaussian", "the CEPAM layer U (chi^2_{n+2}) drawn once per process, not per block (seed-002 Alg. 1 erratum)"),
     "exp-layer": ("cepam-laplace", "the Laplace layer drawn from Exp(1) instead of Gamma(2, 1) (seed-002 Lemma 15)"),
+    "sigma2-as-sigma": ("gaussian", "the noise's standard deviation set to sigma2 (a variance read as a std)"),
+    "double-zero": ("laplace", "sign times geometric without rejecting (-, 0): zero counted twice (CKS Alg. 2)"),
 }
 
 
@@ -45,9 +47,9 @@ def main():
     ap.add_argument("--fault", default="")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--list", action="store_true")
-    for flag in ("eps", "c", "r", "rr-gamma", "sigma", "clip", "b", "px"):
+    for flag in ("eps", "c", "r", "rr-gamma", "sigma", "clip", "b", "px", "sigma2", "t"):
         ap.add_argument("--" + flag, type=float)
-    for flag in ("d", "levels", "lattice-dim"):
+    for flag in ("d", "levels", "lattice-dim", "grid-steps"):
         ap.add_argument("--" + flag, type=int)
     a = ap.parse_args()
     if a.list:
@@ -83,6 +85,8 @@ def make_mechanism(a, fault):
         return qgauss(a, fault)
     if m in ("cepam-gaussian", "cepam-laplace"):
         return cepam(a, fault)
+    if m in ("gaussian", "laplace"):
+        return grid_noise(a, fault)
     sys.exit(f"implementations.py: unknown mechanism {m}")
 
 
@@ -232,6 +236,44 @@ def cepam(a, fault):
             rad = scale * math.sqrt(u) * rng.random() ** (1.0 / n)
             return [x[i] + rad * d[i] / norm for i in range(n)]
         return [x[0] + scale * u * (2 * rng.random() - 1)]  # uniform on (-bU, bU)
+    return run
+
+
+def geometric(q, rng):  # P(G = k) = (1 - q) q^k, k >= 0
+    return int(math.floor(math.log(1.0 - rng.random()) / math.log(q)))
+
+
+def discrete_laplace(t, rng, fault=""):
+    q = math.exp(-1.0 / t)
+    if fault == "double-zero":
+        y = geometric(q, rng)
+        return y if rng.random() < 0.5 else -y
+    return geometric(q, rng) - geometric(q, rng)  # the difference of two geometrics is L_Z(t)
+
+
+def discrete_gaussian(s2, rng):  # CKS Alg. 3 with float acceptance probabilities
+    t = math.floor(math.sqrt(s2)) + 1
+    while True:
+        y = discrete_laplace(t, rng)
+        if rng.random() < math.exp(-((abs(y) - s2 / t) ** 2) / (2 * s2)):
+            return y
+
+
+def grid_noise(a, fault):  # seed-000 gaussian / laplace baselines on the grid c - r + n*2r/N
+    c, r = a.c, a.r
+    steps = a.grid_steps or (1 << 20)
+    lo, g = c - r, 2 * r / steps
+
+    def run(x, rng):
+        w = min(max(x[0], c - r), c + r)
+        k = min(max(math.floor((w - lo) / g + 0.5), 0), steps)
+        if a.mechanism == "laplace":
+            z = discrete_laplace(a.t, rng, fault)
+        elif fault == "sigma2-as-sigma":
+            z = round(rng.gauss(0.0, a.sigma2))
+        else:
+            z = discrete_gaussian(a.sigma2, rng)
+        return [lo + (k + z) * g]
     return run
 
 

@@ -24,8 +24,10 @@ declare -A PARAMS=(
   [qgauss]="--sigma 0.05 --levels 16 --clip 1"
   [cepam-gaussian]="--lattice-dim 2 --sigma 0.7"
   [cepam-laplace]="--lattice-dim 1 --b 0.5"
+  [gaussian]="--c 0 --r 1 --sigma2 3"
+  [laplace]="--c 0 --r 1 --t 2.5"
 )
-MECHANISMS=(ldpq corbinq coq rr stosign bnn-upload qgauss cepam-gaussian cepam-laplace)
+MECHANISMS=(ldpq corbinq coq rr stosign bnn-upload qgauss cepam-gaussian cepam-laplace gaussian laplace)
 
 false_alarms=0 correct_runs=0 missed=0 faults=0
 one() {  # kind mechanism fault seed
