@@ -5,7 +5,10 @@
 // (checked to 10^−12).
 #include <cmath>
 #include <cstdio>
+#include <span>
+#include <vector>
 
+#include "conformance.hpp"
 #include "dpfl/error.hpp"
 #include "dpfl/quant/binary_element.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
@@ -30,6 +33,22 @@ int main() {
     std::puts("production: eps = -1 was accepted");
     return 1;
   } catch (const dpfl::InvalidArgument& e) {
+    // dpfl::check on the production encoder's exact decision at one input: a sampler that
+    // releases c + rα for the first ⌊5n/8⌋ runs of each request and c − rα after it (deterministic,
+    // so its law at w = 1/2 is right but its runs are dependent): the check must reject it.
+    const dpfl::check::Sampler fixed = [](std::span<const double>, std::uint64_t n) {
+      std::vector<std::vector<double>> rows;
+      for (std::uint64_t i = 0; i < n; ++i) rows.push_back({i < 5 * n / 8 ? 2.0 : -2.0});
+      return rows;
+    };
+    dpfl::check::CheckOptions o;
+    o.samples = 1000;
+    o.search_stages = 0;
+    const auto report = dpfl::check::RunCheck("ldpq", {{"eps", "1.0986122886681098"}, {"c", "0"}, {"r", "1"}}, fixed, o);
+    if (report.ExitCode() == 0) {
+      std::puts("check: a deterministic sampler passed");
+      return 1;
+    }
     std::printf("installed dpfl works: P(+) = 5/8, T/2^64 = %.17g, bad eps -> \"%s\"\n", t / 18446744073709551616.0,
                 e.what());
   }
