@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <random>
+#include <thread>
 
 #include "conformance.hpp"
 #include "dpfl/error.hpp"
@@ -110,6 +112,26 @@ TEST(CheckEngine, CorBinQJointLawIsHeld) {
     if (c.rejected) {
       EXPECT_TRUE(c.name == "law" || c.name == "mse") << c.name << ": the marginals are right";
     }
+}
+
+TEST(CheckEngine, BudgetScalesTheRunsAndSaysWhatTheyBought) {
+  // 5 µs per run: the full plan (about 27 inputs × 20000 runs) would take about 2.7 s.
+  const Sampler inner = Ldpq(2);
+  const Sampler slow = [&inner](std::span<const double> x, std::uint64_t n) {
+    std::this_thread::sleep_for(std::chrono::microseconds(5 * n));
+    return inner(x, n);
+  };
+  CheckOptions o;
+  o.samples = 20000;
+  o.budget_seconds = 0.5;
+  const CheckReport r = RunCheck("ldpq", kLdpq, slow, o);
+  EXPECT_EQ(r.ExitCode(), 0) << ReportText(r);
+  EXPECT_LT(r.runs_per_input, 20000u);
+  EXPECT_GE(r.runs_per_input, 200u);
+  EXPECT_LT(r.seconds, 1.5);
+  // The power statement follows the runs actually used.
+  ASSERT_FALSE(r.power.empty());
+  EXPECT_GT(r.power.front().tv, RunCheck("ldpq", kLdpq, Ldpq(2), CheckOptions{}).power.front().tv);
 }
 
 TEST(CheckEngine, ProtocolErrorKeepsPartialResults) {
