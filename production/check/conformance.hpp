@@ -56,7 +56,7 @@ struct CheckOptions {
   double budget_seconds = 0;       // > 0: scale the runs per input to fit, stop the search on time
   double tolerance = 1e-9;         // relative tolerance of support matching
   int search_stages = 4;           // adaptive stages after the design
-  int random_inputs = 4;           // random inputs in the design
+  int random_inputs = 8;           // random inputs in the design, one per stratum of the domain
   std::function<void(const std::string&)> progress;  // optional progress lines
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <random>
 
 #include "conformance.hpp"
@@ -17,6 +18,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kStageInputs = 4;
+constexpr std::size_t kLags[] = {1, 2, 3, 4, 8, 16, 64, 256, 1024, 4096};
+constexpr int kGlobalChecks = 2 + static_cast<int>(std::size(kLags));
 
 // The runs collected at one input.
 struct Tested {
@@ -47,7 +50,7 @@ class Engine {
     std::vector<std::vector<double>> design = law_->Design(rng_, o_.random_inputs);
     const int per_input = 2 + law_->output_arity();  // law, bias per output, mse
     const double design_share = o_.search_stages > 0 ? 0.5 : 1.0;
-    const double design_weight = design_share / static_cast<double>(design.size() * per_input + 3);
+    const double design_weight = design_share / static_cast<double>(design.size() * per_input + kGlobalChecks);
     std::uint64_t n = std::max<std::uint64_t>(o_.samples + (o_.samples & 1), 100);
     try {
       for (const auto& x : design) tested_.push_back({x, law_->LawAt(x), "design", {}, {}, 0});
@@ -208,18 +211,23 @@ class Engine {
   void GlobalChecks(double weight) {
     Tested global;
     global.phase = "global";
-    // Within a request: disjoint lag-1 pairs (runs 2j and 2j+1), one stratum per request.
-    std::vector<Stratum> runs, consecutive, repeat;
+    // Within a request: the lag-L autocorrelation of the runs, for lags that catch a pairing
+    // (1–4), a block structure (8–64) and a short period (256–4096).
+    std::vector<Stratum> consecutive, repeat;
+    std::vector<std::vector<double>> series;
     const auto summary = [this](const Tested& t, const std::vector<double>& y) { return law_->Summary(t.x, y); };
     for (const RequestLog& r : log_) {
       const Tested& t = tested_[r.input];
-      const auto& rows = r.second ? t.second : t.first;
-      Stratum s;
-      for (std::size_t j = 0; j + 1 < rows.size(); j += 2) {
-        s.a.push_back(summary(t, rows[j]));
-        s.b.push_back(summary(t, rows[j + 1]));
-      }
-      runs.push_back(std::move(s));
+      std::vector<double> x;
+      for (const auto& row : r.second ? t.second : t.first) x.push_back(summary(t, row));
+      series.push_back(std::move(x));
+    }
+    for (const std::size_t lag : kLags) {
+      int used = 0;
+      const double z = LagCorrelationZ(series, lag, &used);
+      Add(global, "independence/runs lag " + std::to_string(lag), z, TwoSidedNormal(z), weight,
+          "lag-" + std::to_string(lag) + " autocorrelation of the runs within each request: z over " +
+              std::to_string(used) + " requests");
     }
     // Across requests: run i of request 2j against run i of request 2j + 1 (different inputs:
     // a stream restarted per request shows here), and the two halves of each input.
@@ -247,8 +255,7 @@ class Engine {
       const char* name;
       std::vector<Stratum>* strata;
       const char* what;
-    } tests[] = {{"independence/runs", &runs, "runs 2j, 2j+1 of each request"},
-                 {"independence/requests", &consecutive, "run i of request 2j vs run i of request 2j+1"},
+    } tests[] = {{"independence/requests", &consecutive, "run i of request 2j vs run i of request 2j+1"},
                  {"independence/repeat", &repeat, "run i of an input's first vs second request"}};
     for (const auto& test : tests) {
       int used = 0;

@@ -45,7 +45,7 @@ class GridNoiseLaw : public MechanismLaw {
     const double c = ToDouble(c_), r = ToDouble(r_), g = ToDouble(g_);
     std::vector<double> xs = {c - r, c + r, c, c - r / 2, c + r / 2, c - 1.5 * r, c + 1.5 * r,
                               c + r * (1 - std::ldexp(1.0, -20)), c - r + 0.5 * g, c + 3.5 * g};
-    for (int i = 0; i < random_inputs; ++i) xs.push_back(c - r + 2 * r * std::uniform_real_distribution<double>(0, 1)(rng));
+    for (double x : StratifiedInputs(rng, c - r, c + r, random_inputs)) xs.push_back(x);
     std::vector<std::vector<double>> out;
     for (double x : xs) out.push_back({ToFloat(x)});
     return out;

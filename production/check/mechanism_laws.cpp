@@ -33,9 +33,6 @@ constexpr int kPrecision = 256;
 double ToDouble(const Rational& q) { return q.convert_to<double>(); }
 double Mid(const Interval& x) { return ToDouble(x.Mid()); }
 
-double Uniform(std::mt19937_64& rng, double lo, double hi) {
-  return lo + (hi - lo) * std::uniform_real_distribution<double>(0.0, 1.0)(rng);
-}
 
 // ---- LDPQ and the pairs (seed 000 Alg. 1–2, seed 001) ----------------------------------------
 
@@ -71,7 +68,7 @@ class BinaryFamily : public MechanismLaw {
     std::vector<std::vector<double>> out;
     if (kind_ == Kind::kLdpq) {
       for (double w : singles) out.push_back({ToFloat(w)});
-      for (int i = 0; i < random_inputs; ++i) out.push_back({ToFloat(Uniform(rng, lo, hi))});
+      for (double w : StratifiedInputs(rng, lo, hi, random_inputs)) out.push_back({ToFloat(w)});
       return out;
     }
     // Pairs: the clip ends against each other, equal and unequal cells of the shared index
@@ -91,7 +88,8 @@ class BinaryFamily : public MechanismLaw {
       pair(b[i], b[(i + 1) % b.size()]);
       pair(std::nextafter(ToFloat(b[i]), 1e300), b[b.size() - 1 - i]);
     }
-    for (int i = 0; i < random_inputs; ++i) pair(Uniform(rng, lo, hi), Uniform(rng, lo, hi));
+    const std::vector<double> u = StratifiedInputs(rng, lo, hi, random_inputs), v = StratifiedInputs(rng, lo, hi, random_inputs);
+    for (std::size_t i = 0; i < u.size(); ++i) pair(u[i], v[i]);  // a Latin hypercube of the square
     return out;
   }
 
@@ -194,7 +192,7 @@ class BnnFamily : public MechanismLaw {
     if (kind_ == Kind::kRr) return {{1.0}, {-1.0}};
     const double inside = 1 - std::ldexp(1.0, -20);
     std::vector<std::vector<double>> out = {{-1}, {1}, {0}, {-0.5}, {0.5}, {-inside}, {inside}, {-1.5}, {1.5}};
-    for (int i = 0; i < random_inputs; ++i) out.push_back({ToFloat(Uniform(rng, -1, 1))});
+    for (double t : StratifiedInputs(rng, -1, 1, random_inputs)) out.push_back({ToFloat(t)});
     return out;
   }
   std::vector<double> Perturb(const std::vector<double>& x, double scale, std::mt19937_64& rng) const override {
@@ -253,7 +251,7 @@ class QgaussLaw : public MechanismLaw {
       xs.push_back(inner[inner.size() / 2]);
       if (inner.size() > 1) xs.push_back((inner[0] + inner[1]) / 2);
     }
-    for (int i = 0; i < random_inputs; ++i) xs.push_back(Uniform(rng, -h, h));
+    for (double x : StratifiedInputs(rng, -h, h, random_inputs)) xs.push_back(x);
     std::vector<std::vector<double>> out;
     for (double x : xs) out.push_back({ToFloat(x)});
     return out;
@@ -323,6 +321,7 @@ class CepamLaw : public MechanismLaw {
     for (int j = 0; j < kNormBins; ++j) bin_prob_.push_back(cdf[static_cast<std::size_t>(j) + 1] - cdf[static_cast<std::size_t>(j)]);
   }
   static int Dim(Params& p) { return static_cast<int>(p.Integer("lattice-dim", 1, 8)); }
+  int Parts() const { return n_ == 1 ? 2 : 8; }
   std::vector<std::vector<double>> Design(std::mt19937_64& rng, int random_inputs) const override {
     std::vector<std::vector<double>> out;
     out.push_back(std::vector<double>(static_cast<std::size_t>(n_), 0.0));
@@ -332,7 +331,14 @@ class CepamLaw : public MechanismLaw {
     std::vector<double> big(static_cast<std::size_t>(n_));
     for (int i = 0; i < n_; ++i) big[static_cast<std::size_t>(i)] = ToFloat((i % 2 ? -10 : 10) * scale_);
     out.push_back(big);
-    for (int k = 0; k < random_inputs; ++k) out.push_back(Perturb(out[0], 1.0, rng));
+    // Random blocks: a Latin hypercube of [−4s, 4s]^n (s the noise scale), one stratum per input.
+    std::vector<std::vector<double>> coords;
+    for (int i = 0; i < n_; ++i) coords.push_back(StratifiedInputs(rng, -4 * scale_, 4 * scale_, random_inputs));
+    for (int k = 0; k < random_inputs; ++k) {
+      std::vector<double> x;
+      for (int i = 0; i < n_; ++i) x.push_back(ToFloat(coords[static_cast<std::size_t>(i)][static_cast<std::size_t>(k)]));
+      out.push_back(x);
+    }
     return out;
   }
   std::vector<double> Perturb(const std::vector<double>& x, double scale, std::mt19937_64& rng) const override {
@@ -343,13 +349,19 @@ class CepamLaw : public MechanismLaw {
   InputLaw LawAt(const std::vector<double>& x) const override {
     InputLaw law;
     law.target = x;
+    // n = 1: the norm bin × the sign of e (a symmetric law gives each half). n ≥ 2: the norm bin ×
+    // 8 sectors of the angle of (e_1, e_2), offset by π/8 from the axes: the direction of a
+    // spherical law is uniform and independent of the norm, and its projection on a plane has a
+    // uniform angle (a direction confined to axes or diagonals shows here).
+    const int parts = Parts();
     for (int j = 0; j < kNormBins; ++j)
-      for (int sign = 0; sign < 2; ++sign) {  // the error's law is symmetric: each sign of e_1 has half
-        law.cell_prob.push_back(bin_prob_[static_cast<std::size_t>(j)] / 2);
+      for (int part = 0; part < parts; ++part) {
+        law.cell_prob.push_back(bin_prob_[static_cast<std::size_t>(j)] / parts);
         law.cell_names.push_back(std::string(gaussian_ ? "|e|^2/sigma^2" : "|e|/b") + " in [" +
                                  std::to_string(edges_[static_cast<std::size_t>(j)]) + ", " +
                                  (j + 1 < kNormBins ? std::to_string(edges_[static_cast<std::size_t>(j) + 1]) : "inf") +
-                                 "), e_1 " + (sign ? ">= 0" : "< 0"));
+                                 (parts == 2 ? std::string("), e_1 ") + (part ? ">= 0" : "< 0")
+                                             : "), angle of (e_1, e_2) in sector " + std::to_string(part) + " of 8"));
       }
     const double var = gaussian_ ? scale_ * scale_ : 2 * scale_ * scale_;
     law.mean = x;
@@ -367,7 +379,12 @@ class CepamLaw : public MechanismLaw {
     }
     s = gaussian_ ? s / (scale_ * scale_) : s / scale_;
     const int bin = static_cast<int>(std::upper_bound(edges_.begin(), edges_.end(), s) - edges_.begin()) - 1;
-    return 2 * bin + (y[0] - x[0] >= 0 ? 1 : 0);
+    if (Parts() == 2) return 2 * bin + (y[0] - x[0] >= 0 ? 1 : 0);
+    const double pi = 3.14159265358979323846;
+    double angle = std::atan2(y[1] - x[1], y[0] - x[0]) + pi / 8;  // (−7π/8, 9π/8]
+    if (angle < 0) angle += 2 * pi;
+    const int sector = std::min(7, static_cast<int>(angle / (pi / 4)));
+    return 8 * bin + sector;
   }
   double Loss(const InputLaw&, std::span<const double> x, std::span<const double> y) const override {
     double s = 0;
@@ -389,6 +406,14 @@ class CepamLaw : public MechanismLaw {
 }  // namespace
 
 double ToFloat(double v) { return static_cast<double>(static_cast<float>(v)); }
+
+std::vector<double> StratifiedInputs(std::mt19937_64& rng, double lo, double hi, int k) {
+  std::vector<double> out;
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int i = 0; i < k; ++i) out.push_back(lo + (hi - lo) * (i + u(rng)) / k);
+  std::shuffle(out.begin(), out.end(), rng);
+  return out;
+}
 
 int MechanismLaw::Cell(const InputLaw& law, std::span<const double>, std::span<const double> y, double tolerance) const {
   double scale = std::numeric_limits<double>::min();

@@ -65,4 +65,8 @@ std::unique_ptr<MechanismLaw> MakeMechanismLaw(const std::string& name,
 // implementation that takes float weights sees exactly the input the law is computed at).
 double ToFloat(double v);
 
+// k random inputs in [lo, hi], one in each of k equal strata (so no band of width (hi − lo)/k is
+// missed), in random order.
+std::vector<double> StratifiedInputs(std::mt19937_64& rng, double lo, double hi, int k);
+
 }  // namespace dpfl::check

@@ -42,6 +42,8 @@ std::vector<double> ParseAnswerLine(std::string_view line, int arity) {
     std::string shown(token.substr(0, 40));
     for (char& ch : shown)
       if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f) ch = '?';
+    if (r.ec == std::errc::result_out_of_range && r.ptr == digits.data() + digits.size())
+      throw ProtocolError("'" + shown + "' is outside the range of double");
     if (digits.empty() || r.ec != std::errc() || r.ptr != digits.data() + digits.size())
       throw ProtocolError("'" + shown + "' is not a decimal number");
     if (!std::isfinite(v)) throw ProtocolError("'" + shown + "' is not a finite number");
@@ -101,6 +103,7 @@ ProcessSampler::ProcessSampler(std::vector<std::string> command, int input_arity
   argv.push_back(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
+    setpgid(0, 0);  // its own process group: Close() ends it and anything it started
     dup2(in[0], 0);
     dup2(out[1], 1);
     execvp(argv[0], argv.data());
@@ -224,8 +227,11 @@ void ProcessSampler::Close() {
   if (s.pid > 0) {
     int status = 0;
     if (waitpid(s.pid, &status, WNOHANG) == 0) {
+      kill(-s.pid, SIGKILL);
       kill(s.pid, SIGKILL);
       waitpid(s.pid, &status, 0);
+    } else {
+      kill(-s.pid, SIGKILL);  // children it left behind holding our pipes
     }
     s.pid = -1;
   }

@@ -108,19 +108,46 @@ double StratifiedCorrelationZ(const std::vector<Stratum>& strata, int* used) {
   for (const Stratum& st : strata) {
     const std::size_t m = std::min(st.a.size(), st.b.size());
     if (m < 3) continue;
+    // Deviations from the first value, so that repeats of one value are exactly 0: a (nearly)
+    // constant stratum must not turn the rounding of its mean into a correlation.
+    const double a0 = st.a[0], b0 = st.b[0];
     double ma = 0, mb = 0;
-    for (std::size_t i = 0; i < m; ++i) ma += st.a[i], mb += st.b[i];
+    for (std::size_t i = 0; i < m; ++i) ma += st.a[i] - a0, mb += st.b[i] - b0;
     ma /= static_cast<double>(m);
     mb /= static_cast<double>(m);
     double sab = 0, saa = 0, sbb = 0;
     for (std::size_t i = 0; i < m; ++i) {
-      const double da = st.a[i] - ma, db = st.b[i] - mb;
+      const double da = (st.a[i] - a0) - ma, db = (st.b[i] - b0) - mb;
       sab += da * db;
       saa += da * da;
       sbb += db * db;
     }
     if (!(saa > 0 && sbb > 0)) continue;
     sum += std::sqrt(static_cast<double>(m)) * sab / std::sqrt(saa * sbb);
+    ++s;
+  }
+  if (used) *used = s;
+  return s ? sum / std::sqrt(static_cast<double>(s)) : 0;
+}
+
+double LagCorrelationZ(const std::vector<std::vector<double>>& series, std::size_t lag, int* used) {
+  double sum = 0;
+  int s = 0;
+  for (const std::vector<double>& x : series) {
+    const std::size_t m = x.size();
+    if (m < lag + 3) continue;
+    const double x0 = x[0];
+    double mean = 0;
+    for (double v : x) mean += v - x0;
+    mean /= static_cast<double>(m);
+    double den = 0, num = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      const double d = (x[i] - x0) - mean;
+      den += d * d;
+      if (i + lag < m) num += d * ((x[i + lag] - x0) - mean);
+    }
+    if (!(den > 0)) continue;
+    sum += std::sqrt(static_cast<double>(m)) * num / den;  // Bartlett: √m r_L → N(0, 1) for iid runs
     ++s;
   }
   if (used) *used = s;

@@ -33,6 +33,10 @@ struct Stratum {
 // Σ_s √m_s r_s / √S over strata with non-degenerate variance (r_s: Pearson's correlation of the
 // m_s pairs); ≈ N(0, 1) under independence. Returns 0 when no stratum has variance.
 double StratifiedCorrelationZ(const std::vector<Stratum>& strata, int* used);
+// Σ_s √m_s r_L(s) / √S over series (one per request): r_L the lag-L sample autocorrelation with
+// overlapping pairs (i, i + L), so both phases of a pairing show; for iid runs √m r_L → N(0, 1)
+// (Bartlett). Series with variance 0 or fewer than L + 3 values are skipped.
+double LagCorrelationZ(const std::vector<std::vector<double>>& series, std::size_t lag, int* used);
 
 // Weighted Holm at family-wise level alpha: p-values with planned weights (total planned weight
 // `total_weight`, including checks that never ran). Returns which are rejected.

@@ -23,7 +23,7 @@ struct CheckArgs {
   std::string mechanism;
   std::map<std::string, std::string> values;  // flag (no dashes) → text, as given
   std::string alpha = "0.001", samples = "20000", seed = "1", budget = "0", tolerance = "1e-9", timeout = "60";
-  std::string stages = "4", random_inputs = "4", junit;
+  std::string stages = "4", random_inputs = "8", junit;
   bool json = false, progress = false;
   std::vector<std::string> command;
 };
@@ -115,7 +115,7 @@ void RegisterCheckCommand(CLI::App& root, std::vector<Command>& commands) {
     app->add_option("--tolerance", args->tolerance, "relative tolerance of support matching (default 1e-9)");
     app->add_option("--timeout", args->timeout, "seconds without progress on a request before it is an error (60)");
     app->add_option("--search-stages", args->stages, "adaptive search stages after the design (default 4)");
-    app->add_option("--random-inputs", args->random_inputs, "random inputs in the design (default 4)");
+    app->add_option("--random-inputs", args->random_inputs, "random inputs in the design, one per stratum of the input domain (default 8)");
     app->add_flag("--json", args->json, "print the report as JSON");
     app->add_option("--junit", args->junit, "also write JUnit XML (one testcase per check) to FILE");
     app->add_flag("--progress", args->progress, "one line per request on stderr");
