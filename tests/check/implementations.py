@@ -21,6 +21,7 @@ FAULTS = {
     "no-clip": ("ldpq", "seed-001 E12: no clip to [c-r, c+r] before q (q leaves [0,1] only beyond c +- r*alpha)"),
     "seed-per-call": ("ldpq", "the generator re-seeded with the same seed at every request (a stream restarted per call)"),
     "float32": ("ldpq", "float32 arithmetic throughout: levels printed as float32 values (off the support by ~1e-8)"),
+    "antithetic": ("ldpq", "runs 2j+1, 2j+2 share one uniform (U, then 1 - U): each run's law exact, neighbours dependent"),
     "independent-z": ("corbinq", "each client of the pair draws its own Z (the shared randomness not shared)"),
     "e3-line14": ("corbinq", "seed-000 E3: Alg. 2 line 14 as printed ('else if T1 < Z')"),
     "e1-off-by-one": ("coq", "seed-001 E1: ProbabilityList as printed (inclusive prefix sums, index shifted by one)"),
@@ -30,6 +31,7 @@ FAULTS = {
     "sign": ("bnn-upload", "seed-004 E13: deterministic Sign instead of StoSign before RR"),
     "round-nearest": ("qgauss", "round to the nearest level instead of stochastic rounding"),
     "variance-as-std": ("qgauss", "seed-003 E5: sigma taken as the variance (noise std sqrt(sigma))"),
+    "diagonal-directions": ("cepam-gaussian", "the error's direction drawn among the diagonals (+-1, ..., +-1)/sqrt(n), not the sphere"),
     "layer-once": ("cepam-gaussian", "the CEPAM layer U (chi^2_{n+2}) drawn once per process, not per block (seed-002 Alg. 1 erratum)"),
     "exp-layer": ("cepam-laplace", "the Laplace layer drawn from Exp(1) instead of Gamma(2, 1) (seed-002 Lemma 15)"),
     "sigma2-as-sigma": ("gaussian", "the noise's standard deviation set to sigma2 (a variance read as a std)"),
@@ -107,6 +109,17 @@ def binary_family(a, fault):
             c32, r32, a32 = to_f32(c), to_f32(r), to_f32(alpha)
             lo32, hi32 = to_f32(c32 - to_f32(r32 * a32)), to_f32(c32 + to_f32(r32 * a32))
             return lambda x, rng: [hi32 if to_f32(rng.random()) < to_f32(q_of(x[0])) else lo32]
+        if fault == "antithetic":
+            pending = []
+
+            def run(x, rng):
+                if pending:
+                    u = 1.0 - pending.pop()
+                else:
+                    u = rng.random()
+                    pending.append(u)
+                return [hi if u < q_of(x[0]) else lo]
+            return run
         return lambda x, rng: [hi if rng.random() < q_of(x[0]) else lo]
 
     n = 1 << a.d
@@ -232,6 +245,8 @@ def cepam(a, fault):
             u = layer(rng)
         if gaussian:  # uniform in the ball of radius sigma*sqrt(U)
             d = [rng.gauss(0, 1) for _ in range(n)]
+            if fault == "diagonal-directions":
+                d = [1.0 if rng.random() < 0.5 else -1.0 for _ in range(n)]
             norm = math.sqrt(sum(v * v for v in d))
             rad = scale * math.sqrt(u) * rng.random() ** (1.0 / n)
             return [x[i] + rad * d[i] / norm for i in range(n)]
