@@ -64,7 +64,7 @@ struct ProcessSampler::State {
   int to_child = -1, from_child = -1;
   std::string buffer;  // bytes read but not yet consumed
   std::uint64_t requests = 0;
-  bool closed = false;
+  bool closed = false, killed = false;
 
   std::string Name() const { return command.empty() ? "COMMAND" : command[0]; }
 
@@ -203,6 +203,8 @@ std::vector<std::vector<double>> ProcessSampler::operator()(std::span<const doub
   return rows;
 }
 
+bool ProcessSampler::Killed() const { return state_->killed; }
+
 void ProcessSampler::Close() {
   State& s = *state_;
   if (s.closed) return;
@@ -227,6 +229,7 @@ void ProcessSampler::Close() {
   if (s.pid > 0) {
     int status = 0;
     if (waitpid(s.pid, &status, WNOHANG) == 0) {
+      s.killed = true;
       kill(-s.pid, SIGKILL);
       kill(s.pid, SIGKILL);
       waitpid(s.pid, &status, 0);

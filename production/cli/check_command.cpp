@@ -55,6 +55,8 @@ int RunCheckCommand(const CheckArgs& a, const std::vector<std::string>& given) {
       } catch (const check::ProtocolError& e) {
         report.protocol_error = e.what();
       }
+      if (process.Killed())
+        std::cerr << "dpfl check: COMMAND did not exit within 10 s of its input closing; it was killed\n";
     }
   } catch (const check::ProtocolError& e) {  // could not start it
     throw InvalidArgument("COMMAND", e.what());

@@ -26,12 +26,16 @@ declare -A PARAMS=(
   [cepam-laplace]="--lattice-dim 1 --b 0.5"
   [gaussian]="--c 0 --r 1 --sigma2 3"
   [laplace]="--c 0 --r 1 --t 2.5"
+  [coq@px]="--eps 1 --c 0 --r 1 --d 3 --px 0.3"
+  [qgauss@wide]="--sigma 0.5 --levels 8 --clip 2"
 )
-MECHANISMS=(ldpq corbinq coq rr stosign bnn-upload qgauss cepam-gaussian cepam-laplace gaussian laplace)
+# Correct implementations: every mechanism, and second parameter sets (NAME@TAG) where another
+# code path matters (CoQ's general codebook p_x != 1/2; the quantized Gaussian's saturation).
+MECHANISMS=(ldpq corbinq coq rr stosign bnn-upload qgauss cepam-gaussian cepam-laplace gaussian laplace coq@px qgauss@wide)
 
 false_alarms=0 correct_runs=0 missed=0 faults=0
-one() {  # kind mechanism fault seed
-  local kind="$1" mech="$2" fault="$3" seed="$4" p="${PARAMS[$2]}" start end rc json rejected
+one() {  # kind mechanism[@tag] fault seed
+  local kind="$1" mech="${2%@*}" fault="$3" seed="$4" p="${PARAMS[$2]}" start end rc json rejected
   start=$(date +%s.%N)
   # shellcheck disable=SC2086
   json=$("$DPFL" check "$mech" $p --samples "$SAMPLES" --seed "$seed" --json -- \
@@ -39,7 +43,7 @@ one() {  # kind mechanism fault seed
   rc=$?
   end=$(date +%s.%N)
   rejected=$(printf '%s' "$json" | sed -n 's/^  "rejected": \([0-9]*\),*$/\1/p')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%.1f\n' "$kind" "$mech" "${fault:--}" "$seed" "$rc" "${rejected:-?}" \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%.1f\n' "$kind" "$2" "${fault:--}" "$seed" "$rc" "${rejected:-?}" \
     "$(echo "$end - $start" | bc)"
   return "$rc"
 }
