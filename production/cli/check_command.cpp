@@ -60,6 +60,11 @@ int RunCheckCommand(const CheckArgs& a, const std::vector<std::string>& given) {
     }
   } catch (const check::ProtocolError& e) {  // could not start it
     throw InvalidArgument("COMMAND", e.what());
+  } catch (const InvalidArgument&) {
+    throw;
+  } catch (const std::exception& e) {  // a failure of dpfl itself is not a finding: never exit 1
+    std::cerr << "dpfl check: internal error: " << e.what() << "\n";
+    return 2;
   }
   std::cout << (a.json ? check::ReportJson(report) : check::ReportText(report));
   if (!a.junit.empty()) {
