@@ -109,6 +109,8 @@ class ProcessSampler {
   // Closes stdin, waits for the exit (killing it after the timeout); throws ProtocolError for
   // output beyond the last answer. Idempotent.
   void Close();
+  // Ends the process (and its process group) at once, as after a protocol error. Idempotent.
+  void Abort();
   // True if Close() had to kill the process (it did not exit within 10 s of its input closing).
   bool Killed() const;
 

@@ -205,6 +205,24 @@ std::vector<std::vector<double>> ProcessSampler::operator()(std::span<const doub
 
 bool ProcessSampler::Killed() const { return state_->killed; }
 
+void ProcessSampler::Abort() {
+  State& s = *state_;
+  if (s.closed) return;
+  s.closed = true;
+  if (s.pid > 0) {
+    kill(-s.pid, SIGKILL);
+    kill(s.pid, SIGKILL);
+    int status = 0;
+    waitpid(s.pid, &status, 0);
+    s.pid = -1;
+  }
+  for (int* fd : {&s.to_child, &s.from_child})
+    if (*fd >= 0) {
+      close(*fd);
+      *fd = -1;
+    }
+}
+
 void ProcessSampler::Close() {
   State& s = *state_;
   if (s.closed) return;
@@ -228,7 +246,13 @@ void ProcessSampler::Close() {
   s.from_child = -1;
   if (s.pid > 0) {
     int status = 0;
-    if (waitpid(s.pid, &status, WNOHANG) == 0) {
+    // EOF on its output comes as it exits: give it until the deadline to be reaped.
+    pid_t done = waitpid(s.pid, &status, WNOHANG);
+    while (done == 0 && std::chrono::steady_clock::now() < deadline) {
+      usleep(5000);
+      done = waitpid(s.pid, &status, WNOHANG);
+    }
+    if (done == 0) {
       s.killed = true;
       kill(-s.pid, SIGKILL);
       kill(s.pid, SIGKILL);

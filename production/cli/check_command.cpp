@@ -57,6 +57,8 @@ int RunCheckCommand(const CheckArgs& a, const std::vector<std::string>& given) {
       }
       if (process.Killed())
         std::cerr << "dpfl check: COMMAND did not exit within 10 s of its input closing; it was killed\n";
+    } else {
+      process.Abort();  // it broke the protocol: no reason to wait for it
     }
   } catch (const check::ProtocolError& e) {  // could not start it
     throw InvalidArgument("COMMAND", e.what());

@@ -212,5 +212,30 @@ TEST(CheckProtocol, ProcessFailuresAreNamed) {
   EXPECT_THROW(ProcessSampler({"/nonexistent/implementation"}, 1, 1, 5), ProtocolError);
 }
 
+TEST(CheckProtocol, EndingTheProcess) {
+  const std::vector<double> x = {0.25};
+  {  // exits when its input closes: reaped, not killed
+    ProcessSampler p({"sh", "-c", "while read n x; do echo 1; done"}, 1, 1, 5);
+    p(x, 1);
+    p.Close();
+    EXPECT_FALSE(p.Killed());
+  }
+  {  // ignores the end of its input: killed after the (here 0.5 s) grace period
+    ProcessSampler p({"sh", "-c", "while read n x; do echo 1; done; sleep 30"}, 1, 1, 0.5);
+    p(x, 1);
+    const auto t0 = std::chrono::steady_clock::now();
+    p.Close();
+    EXPECT_TRUE(p.Killed());
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+  }
+  {  // floods its output: the request fails, Abort ends it at once
+    ProcessSampler p({"sh", "-c", "yes 1"}, 1, 1, 5);
+    EXPECT_THROW(p(x, 3), ProtocolError);
+    const auto t0 = std::chrono::steady_clock::now();
+    p.Abort();
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.0);
+  }
+}
+
 }  // namespace
 }  // namespace dpfl::check
