@@ -33,8 +33,16 @@ class GridNoiseLaw : public MechanismLaw {
     steps_ = p.Integer("grid-steps", 1, 1L << 40, "1048576");
     lo_ = c_ - r_;
     g_ = 2 * r_ / steps_;
-    scale_ = p.Exact(gaussian ? "sigma2" : "t");
-    p.Positive(gaussian ? "sigma2" : "t", scale_);
+    if (!gaussian && p.Has("eps-p") && !p.Has("t")) {
+      // As `dpfl train --mechanism laplace` does: t = N/ε_p grid units, so the grid's sensitivity
+      // N gives exactly ε_p (the decimal ε_p read exactly here; dpfl train reads its double).
+      const Rational eps = p.Exact("eps-p");
+      p.Positive("eps-p", eps);
+      scale_ = Rational(steps_) / eps;
+    } else {
+      scale_ = p.Exact(gaussian ? "sigma2" : "t");
+      p.Positive(gaussian ? "sigma2" : "t", scale_);
+    }
     if (scale_ > Rational(std::ldexp(1.0, 64)))
       throw InvalidArgument(gaussian ? "--sigma2" : "--t", "must be at most 2^64 grid units");
     BuildBins();

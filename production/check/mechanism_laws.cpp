@@ -300,6 +300,9 @@ class CepamLaw : public MechanismLaw {
       throw InvalidArgument("--lattice-dim", "cepam-laplace is checked for n = 1 (the error law of seed 002 "
                                              "Lemma 15 is stated for the scalar Laplace)");
     scale_q_ = p.Exact(gaussian ? "sigma" : "b");
+    // The cell scaling c ≥ 1 of `dpfl sample cepam` shapes only the bitstream (the error law is the
+    // target's for every c: Lemmas 14/15), so it is accepted, checked and otherwise unused.
+    if (p.Has("c") && !(p.Exact("c") >= 1)) throw InvalidArgument("--c", "the cell scaling must be >= 1");
     p.Positive(gaussian ? "sigma" : "b", scale_q_);
     scale_ = ToDouble(scale_q_);
     // Bin edges of s = ‖e‖²/σ² (χ²_n) or |e|/b (Exp(1)) at the j/8 quantiles, computed in double

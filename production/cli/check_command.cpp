@@ -100,13 +100,14 @@ void RegisterCheckCommand(CLI::App& root, std::vector<Command>& commands) {
       {"qgauss", "quantized Gaussian (seed-003 Alg. 2, Lemma 2); request: N x; answer: the level value",
        {{"sigma", "noise std > 0"}, {"levels", "K, 2..65536"}, {"clip", "C_q > 0 (levels on [-C, C], x clipped to C/2)"}}},
       {"cepam-gaussian", "CEPAM, Gaussian target (seed 002); request: N x_1..x_n; answer: y_1..y_n",
-       {{"lattice-dim", "n, 1..8"}, {"sigma", "std per coordinate > 0"}}},
+       {{"lattice-dim", "n, 1..8"}, {"sigma", "std per coordinate > 0"}, {"c", "cell scaling >= 1 (accepted; the error law does not depend on it)"}}},
       {"cepam-laplace", "CEPAM, Laplace target (seed 002, n = 1); request: N x; answer: y",
-       {{"lattice-dim", "n = 1"}, {"b", "Laplace scale > 0"}}},
+       {{"lattice-dim", "n = 1"}, {"b", "Laplace scale > 0"}, {"c", "cell scaling >= 1 (accepted; the error law does not depend on it)"}}},
       {"gaussian", "seed-000 gaussian baseline on its grid: c - r + (k + Z) 2r/N, Z ~ N_Z(0, sigma2); request: N w",
        {{"c", "center"}, {"r", "radius > 0"}, {"grid-steps", "N (default 1048576 = 2^20)"}, {"sigma2", "sigma^2 in grid units^2"}}},
       {"laplace", "seed-000 laplace baseline on its grid: c - r + (k + Z) 2r/N, Z ~ L_Z(t); request: N w",
-       {{"c", "center"}, {"r", "radius > 0"}, {"grid-steps", "N (default 1048576 = 2^20)"}, {"t", "scale t in grid units"}}},
+       {{"c", "center"}, {"r", "radius > 0"}, {"grid-steps", "N (default 1048576 = 2^20)"}, {"t", "scale t in grid units"},
+        {"eps-p", "instead of --t: t = N/eps_p (as dpfl train --mechanism laplace)"}}},
   };
   for (const auto& mech : mechanisms) {
     auto args = std::make_shared<CheckArgs>();
@@ -115,7 +116,9 @@ void RegisterCheckCommand(CLI::App& root, std::vector<Command>& commands) {
     auto given = std::make_shared<std::vector<std::string>>();
     for (const auto& [flag, help] : mech.flags) {
       auto* opt = app->add_option("--" + std::string(flag), args->values[flag], help);
-      if (std::string(flag) != "px" && std::string(flag) != "grid-steps") opt->required();
+      const std::string f = flag;
+      const bool optional = f == "px" || f == "grid-steps" || f == "eps-p" || f == "t" || (f == "c" && std::string(mech.name).rfind("cepam", 0) == 0);
+      if (!optional) opt->required();
     }
     app->add_option("--alpha", args->alpha, "family-wise false-alarm probability (default 1e-3)");
     app->add_option("--samples", args->samples, "runs per input (default 20000)");

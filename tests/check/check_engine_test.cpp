@@ -172,6 +172,10 @@ TEST(CheckEngine, BadParametersNameTheFlag) {
   EXPECT_EQ(flag("qgauss", {{"sigma", "1"}, {"levels", "1"}, {"clip", "1"}}), "--levels");
   EXPECT_EQ(flag("cepam-laplace", {{"lattice-dim", "2"}, {"b", "1"}}), "--lattice-dim");
   EXPECT_EQ(flag("nope", {}), "MECHANISM");
+  EXPECT_EQ(flag("cepam-gaussian", {{"lattice-dim", "2"}, {"sigma", "1"}, {"c", "0.5"}}), "--c");
+  EXPECT_EQ(flag("laplace", {{"c", "0"}, {"r", "1"}}), "--t");
+  EXPECT_EQ(flag("laplace", {{"c", "0"}, {"r", "1"}, {"eps-p", "-1"}}), "--eps-p");
+  EXPECT_EQ(flag("gaussian", {{"c", "0"}, {"r", "1"}, {"sigma2", "4"}, {"grid-steps", "0"}}), "--grid-steps");
   CheckOptions o = Fast();
   o.alpha = 0;
   EXPECT_THROW(RunCheck("ldpq", kLdpq, s, o), InvalidArgument);
