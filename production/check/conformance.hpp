@@ -126,8 +126,8 @@ std::pair<int, int> MechanismArity(const std::string& mechanism, const std::map<
 // Throws ProtocolError describing the problem (never crashes on any bytes).
 std::vector<double> ParseAnswerLine(std::string_view line, int arity);
 
-// Shortest round-trip decimal of a double (the protocol's number format).
-std::string FormatNumber(double v);
+// Numbers in requests and reports are dpfl::ShortestDouble (dpfl/format.hpp): the shortest
+// decimal that reads back as the same double.
 
 // Reports: human-readable summary, JSON, JUnit XML (one testcase per check).
 std::string ReportText(const CheckReport& report);

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "conformance.hpp"
+#include "dpfl/format.hpp"
 #include "dpfl/error.hpp"
 #include "mechanism_laws.hpp"
 #include "statistics.hpp"
@@ -27,6 +28,7 @@ struct Tested {
   InputLaw law;
   std::string phase;
   std::vector<std::vector<double>> first, second;  // the two requests' rows
+  std::vector<int> cells;                            // each row's cell, classified once (first, then second)
   double score = 0;                                  // the largest standardised discrepancy
 };
 
@@ -53,7 +55,7 @@ class Engine {
     const double design_weight = design_share / static_cast<double>(design.size() * per_input + kGlobalChecks);
     std::uint64_t n = std::max<std::uint64_t>(o_.samples + (o_.samples & 1), 100);
     try {
-      for (const auto& x : design) tested_.push_back({x, law_->LawAt(x), "design", {}, {}, 0});
+      for (const auto& x : design) tested_.push_back({x, law_->LawAt(x), "design", {}, {}, {}, 0});
       // Budget: time the first request at N/2 runs, then scale N for the rest of the plan.
       if (o_.budget_seconds > 0) {
         const auto t0 = Clock::now();
@@ -97,7 +99,7 @@ class Engine {
           // A perturbed input whose law the reference cannot decide at its precision (a cell
           // boundary it cannot separate: dpfl::Undecidable) is skipped; its weight stays unspent.
           try {
-            tested_.push_back({x, law_->LawAt(x), "search " + std::to_string(s), {}, {}, 0});
+            tested_.push_back({x, law_->LawAt(x), "search " + std::to_string(s), {}, {}, {}, 0});
           } catch (const Undecidable&) {
           }
         }
@@ -132,6 +134,7 @@ class Engine {
     if (rows.size() != runs)
       throw ProtocolError("request " + std::to_string(report_.requests) + " asked for " + std::to_string(runs) +
                           " runs and got " + std::to_string(rows.size()));
+    std::vector<int> cells;
     for (std::size_t k = 0; k < rows.size(); ++k) {
       if (rows[k].size() != static_cast<std::size_t>(law_->output_arity()))
         throw ProtocolError("request " + std::to_string(report_.requests) + ", answer " + std::to_string(k + 1) +
@@ -140,18 +143,20 @@ class Engine {
         if (!std::isfinite(v))
           throw ProtocolError("request " + std::to_string(report_.requests) + ", answer " + std::to_string(k + 1) +
                               ": not a finite number");
-      if (law_->Cell(t.law, t.x, rows[k], o_.tolerance) < 0) {
+      cells.push_back(law_->Cell(t.law, t.x, rows[k], o_.tolerance));
+      if (cells.back() < 0) {
         std::string y;
-        for (double v : rows[k]) y += (y.empty() ? "" : " ") + FormatNumber(v);
+        for (double v : rows[k]) y += (y.empty() ? "" : " ") + ShortestDouble(v);
         std::string x;
-        for (double v : t.x) x += " " + FormatNumber(v);
+        for (double v : t.x) x += " " + ShortestDouble(v);
         throw ProtocolError("request " + std::to_string(report_.requests) + " (" + std::to_string(runs) + x +
                             "), answer " + std::to_string(k + 1) + ": '" + y +
                             "' is not in the mechanism's support " + law_->SupportText() + " (relative tolerance " +
-                            FormatNumber(o_.tolerance) + ")");
+                            ShortestDouble(o_.tolerance) + ")");
       }
     }
     report_.total_runs += rows.size();
+    t.cells.insert(t.cells.end(), cells.begin(), cells.end());
     (second ? t.second : t.first) = std::move(rows);
     log_.push_back({i, second});
   }
@@ -187,8 +192,9 @@ class Engine {
     const std::size_t k = static_cast<std::size_t>(law_->output_arity());
     std::vector<double> sum(k, 0);
     double loss = 0;
-    for (const auto* r : rows) {
-      ++counts[static_cast<std::size_t>(law_->Cell(law, t.x, *r, o_.tolerance))];
+    for (std::size_t j = 0; j < rows.size(); ++j) {
+      const std::vector<double>* r = rows[j];
+      ++counts[static_cast<std::size_t>(t.cells[j])];
       for (std::size_t i = 0; i < k; ++i) sum[i] += (*r)[i];
       loss += law_->Loss(law, t.x, *r);
     }
@@ -200,13 +206,13 @@ class Engine {
       const double se = Floor(law.sd[i] / std::sqrt(nd), law.mean[i], law.sd[i]);
       const double z = (mean - law.mean[i]) / se;
       Add(t, "bias[" + std::to_string(i) + "]", z, TwoSidedNormal(z), weight,
-          "mean expected " + FormatNumber(law.mean[i]) + ", observed " + FormatNumber(mean));
+          "mean expected " + ShortestDouble(law.mean[i]) + ", observed " + ShortestDouble(mean));
       t.score = std::max(t.score, -std::log10(std::max(TwoSidedNormal(z), 1e-300)));
     }
     const double lm = loss / nd, lse = Floor(law.loss_sd / std::sqrt(nd), law.loss_mean, law.loss_sd);
     const double zl = (lm - law.loss_mean) / lse;
     Add(t, "mse", zl, TwoSidedNormal(zl), weight,
-        "expected " + FormatNumber(law.loss_mean) + ", observed " + FormatNumber(lm));
+        "expected " + ShortestDouble(law.loss_mean) + ", observed " + ShortestDouble(lm));
     InputPower pw;
     pw.input = t.x;
     pw.runs = n;

@@ -79,7 +79,7 @@ class GridNoiseLaw : public MechanismLaw {
     law.loss_mean = d * d + g * g * ez2_;
     const double e4 = d * d * d * d + 6 * d * d * g * g * ez2_ + g * g * g * g * ez4_;
     law.loss_sd = std::sqrt(std::max(0.0, e4 - law.loss_mean * law.loss_mean));
-    law.points = {{static_cast<double>(k)}};  // the centre index, for Cell
+    law.grid_index = k;
     return law;
   }
   int Cell(const InputLaw& law, std::span<const double>, std::span<const double> y, double tolerance) const override {
@@ -87,7 +87,7 @@ class GridNoiseLaw : public MechanismLaw {
     const double v = (y[0] - lo) / g, n = std::nearbyint(v);
     const double magnitude = std::max(std::fabs(y[0]), std::fabs(ToDouble(c_)) + ToDouble(r_));
     if (!(std::fabs(y[0] - (lo + n * g)) <= tolerance * magnitude)) return -1;
-    const double z = n - law.points[0][0];
+    const double z = n - static_cast<double>(law.grid_index);
     return static_cast<int>(std::upper_bound(edges_.begin(), edges_.end(), z) - edges_.begin());
   }
   std::string SupportText() const override { return "the grid c - r + n*2r/N (n an integer)"; }

@@ -7,6 +7,7 @@
 #include "mechanism_laws.hpp"
 
 #include "conformance.hpp"
+#include "dpfl/format.hpp"
 
 #include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
@@ -134,7 +135,7 @@ class BinaryFamily : public MechanismLaw {
   }
 
   std::string SupportText() const override {
-    return "{c - r*alpha, c + r*alpha} = {" + FormatNumber(cd_ - ra_) + ", " + FormatNumber(cd_ + ra_) + "}" +
+    return "{c - r*alpha, c + r*alpha} = {" + ShortestDouble(cd_ - ra_) + ", " + ShortestDouble(cd_ + ra_) + "}" +
            (kind_ == Kind::kLdpq ? "" : " per client");
   }
 

@@ -21,6 +21,7 @@ struct InputLaw {
   std::vector<double> mean, sd;          // exact mean and standard deviation of every output
   double loss_mean = 0, loss_sd = 0;     // exact mean and standard deviation of the loss
   std::vector<std::vector<double>> points;  // discrete laws: the support point of every cell
+  std::int64_t grid_index = 0;              // grid baselines: the index k the noise Z is added to
 };
 
 class MechanismLaw {

@@ -16,14 +16,9 @@
 #include <cstring>
 
 #include "conformance.hpp"
+#include "dpfl/format.hpp"
 
 namespace dpfl::check {
-
-std::string FormatNumber(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
 
 std::vector<double> ParseAnswerLine(std::string_view line, int arity) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -147,9 +142,12 @@ ProcessSampler::~ProcessSampler() {
 std::vector<std::vector<double>> ProcessSampler::operator()(std::span<const double> input, std::uint64_t runs) {
   State& s = *state_;
   if (s.closed) throw ProtocolError("the implementation's process was already closed");
+  if (input.size() != static_cast<std::size_t>(s.input_arity))
+    throw std::invalid_argument("ProcessSampler: " + std::to_string(input.size()) + " inputs for a mechanism of " +
+                                std::to_string(s.input_arity));
   ++s.requests;
   std::string request = std::to_string(runs);
-  for (double v : input) request += " " + FormatNumber(v);
+  for (double v : input) request += " " + ShortestDouble(v);
   const std::string where = "request " + std::to_string(s.requests) + " ('" + request + "')";
   request += "\n";
   for (std::size_t off = 0; off < request.size();) {
@@ -180,7 +178,7 @@ std::vector<std::vector<double>> ProcessSampler::operator()(std::span<const doub
       throw ProtocolError(where + ", answer line " + std::to_string(rows.size() + 1) + ": longer than 1 MiB");
     const auto left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
     if (left <= 0)
-      throw ProtocolError(where + ": no complete answer within " + FormatNumber(s.timeout) + " s (" +
+      throw ProtocolError(where + ": no complete answer within " + ShortestDouble(s.timeout) + " s (" +
                           std::to_string(rows.size()) + " of " + std::to_string(runs) +
                           " lines; does it flush stdout after each answer? Python: print(..., flush=True))");
     pollfd p{s.from_child, POLLIN, 0};

@@ -6,13 +6,14 @@
 #include <sstream>
 
 #include "conformance.hpp"
+#include "dpfl/format.hpp"
 
 namespace dpfl::check {
 namespace {
 
 std::string InputText(const std::vector<double>& x) {
   std::string s;
-  for (double v : x) s += (s.empty() ? "" : " ") + FormatNumber(v);
+  for (double v : x) s += (s.empty() ? "" : " ") + ShortestDouble(v);
   return s;
 }
 

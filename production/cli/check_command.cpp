@@ -113,7 +113,6 @@ void RegisterCheckCommand(CLI::App& root, std::vector<Command>& commands) {
     auto args = std::make_shared<CheckArgs>();
     args->mechanism = mech.name;
     CLI::App* app = group->add_subcommand(mech.name, mech.help);
-    auto given = std::make_shared<std::vector<std::string>>();
     for (const auto& [flag, help] : mech.flags) {
       auto* opt = app->add_option("--" + std::string(flag), args->values[flag], help);
       const std::string f = flag;

@@ -15,16 +15,17 @@
 // Errors in a request (a bad number, the wrong count) end the server with exit 2 and one line
 // on stderr naming the request.
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "dpfl/error.hpp"
+#include "dpfl/format.hpp"
 #include "dpfl/fl/discrete_noise.hpp"
 #include "dpfl/fl/mechanisms.hpp"
 #include "dpfl/fl/quantized_gaussian.hpp"
@@ -39,16 +40,10 @@ namespace {
 
 struct ServeArgs {
   std::string mechanism;
-  std::string eps, c, r, d = "0", px = "0.5", gamma, sigma, levels, clip, dim, b, cell = "1";
-  std::string sigma2, t, grid_steps = "1048576";
+  std::map<std::string, std::string> values;  // flag (no dashes) → text, defaults filled in
   std::string seed = "1", generator = "chacha20";
+  const std::string& operator[](const std::string& flag) const { return values.at(flag); }
 };
-
-std::string Num(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
 
 bool Bit(const std::vector<std::uint64_t>& words, std::size_t j) { return (words[j / 64] >> (j % 64)) & 1u; }
 
@@ -81,16 +76,16 @@ nlohmann::json RunServe(const ServeArgs& a) {
 
   if (m == "ldpq" || m == "corbinq" || m == "coq") {
     const quant::BinaryLevels levels =
-        quant::MakeBinaryLevels(ParseDecimal(a.eps, "--eps"), ParseDecimal(a.c, "--c"), ParseDecimal(a.r, "--r"));
+        quant::MakeBinaryLevels(ParseDecimal(a["eps"], "--eps"), ParseDecimal(a["c"], "--c"), ParseDecimal(a["r"], "--r"));
     const bool pair = m != "ldpq";
-    const int d = pair ? static_cast<int>(ParseUnsigned(a.d, "--d", 0, 62)) : 0;
-    if (m == "coq" && ParseDecimal(a.px, "--px") != 0.5)
+    const int d = pair ? static_cast<int>(ParseUnsigned(a["d"], "--d", 0, 62)) : 0;
+    if (m == "coq" && ParseDecimal(a["px"], "--px") != 0.5)
       throw InvalidArgument("--px", "the production CoQ-FL path supports p_x = 1/2 only");
     arity = pair ? 2 : 1;
     const auto q = m == "ldpq" ? quant::SampledQuantizer::kLdpq
                                : (m == "corbinq" ? quant::SampledQuantizer::kCorBinQ : quant::SampledQuantizer::kCoq);
     auto encode = std::make_shared<quant::ChunkEncoder>(quant::CpuChunkEncoder(q, levels, d, 1));
-    const std::string lo = Num(levels.c - levels.r * levels.alpha), hi = Num(levels.c + levels.r * levels.alpha);
+    const std::string lo = ShortestDouble(levels.c - levels.r * levels.alpha), hi = ShortestDouble(levels.c + levels.r * levels.alpha);
     serve = [encode, pair, lo, hi, &ctx](std::uint64_t n, const std::vector<float>& x, std::string& out) {
       const std::vector<float> v1(n, x[0]), v2(pair ? n : 0, pair ? x[1] : 0.0f);
       std::vector<std::uint64_t> b1((n + 63) / 64), b2(pair ? b1.size() : 0);
@@ -103,7 +98,7 @@ nlohmann::json RunServe(const ServeArgs& a) {
     };
   } else if (m == "rr" || m == "stosign" || m == "bnn-upload") {
     const quant::RandomizedResponse rr =
-        m == "stosign" ? quant::RandomizedResponse{} : quant::MakeRandomizedResponse(ParseDecimal(a.gamma, "--rr-gamma"));
+        m == "stosign" ? quant::RandomizedResponse{} : quant::MakeRandomizedResponse(ParseDecimal(a["rr-gamma"], "--rr-gamma"));
     auto sto = std::make_shared<quant::ChunkEncoder>(quant::CpuBnnChunkEncoder(quant::SampledQuantizer::kStoSign, rr, 1));
     auto rre = std::make_shared<quant::ChunkEncoder>(quant::CpuBnnChunkEncoder(quant::SampledQuantizer::kRr, rr, 1));
     serve = [m, sto, rre, &ctx](std::uint64_t n, const std::vector<float>& x, std::string& out) {
@@ -120,23 +115,23 @@ nlohmann::json RunServe(const ServeArgs& a) {
     };
   } else if (m == "qgauss") {
     fl::QgaussConfig cfg;
-    cfg.sigma = ParseDecimal(a.sigma, "--sigma");
-    cfg.clip = ParseDecimal(a.clip, "--clip");
-    cfg.levels = static_cast<std::uint32_t>(ParseUnsigned(a.levels, "--levels", 2, fl::kQgaussMaxLevels));
+    cfg.sigma = ParseDecimal(a["sigma"], "--sigma");
+    cfg.clip = ParseDecimal(a["clip"], "--clip");
+    cfg.levels = static_cast<std::uint32_t>(ParseUnsigned(a["levels"], "--levels", 2, fl::kQgaussMaxLevels));
     auto grid = std::make_shared<fl::QgaussGrid>(fl::MakeQgaussGrid(cfg));
     serve = [grid, &ctx](std::uint64_t n, const std::vector<float>& x, std::string& out) {
       const std::int64_t q = fl::QgaussClipToGrid(*grid, std::vector<float>{x[0]})[0];
       const std::vector<std::int64_t> qs(n, q);
       const fl::QgaussMessage msg = fl::QgaussEncode(*grid, qs, ctx, 0, 1);
-      for (std::size_t j = 0; j < n; ++j) out += Num(fl::QgaussLevel(*grid, fl::QgaussIndex(*grid, msg, j))) + "\n";
+      for (std::size_t j = 0; j < n; ++j) out += ShortestDouble(fl::QgaussLevel(*grid, fl::QgaussIndex(*grid, msg, j))) + "\n";
     };
   } else if (m == "cepam-gaussian" || m == "cepam-laplace") {
     auto cfg = std::make_shared<quant::CepamConfig>();
     const bool gaussian = m == "cepam-gaussian";
     cfg->kind = gaussian ? quant::CepamKind::kGaussian : quant::CepamKind::kLaplace;
-    cfg->n = static_cast<int>(ParseUnsigned(a.dim, "--lattice-dim", 1, quant::kCepamMaxDim));
-    cfg->scale = ParseDecimal(gaussian ? a.sigma : a.b, gaussian ? "--sigma" : "--b");
-    cfg->c = ParseDecimal(a.cell, "--c");
+    cfg->n = static_cast<int>(ParseUnsigned(a["lattice-dim"], "--lattice-dim", 1, quant::kCepamMaxDim));
+    cfg->scale = ParseDecimal(gaussian ? a["sigma"] : a["b"], gaussian ? "--sigma" : "--b");
+    cfg->c = ParseDecimal(a["c"], "--c");
     cfg->clip = cfg->scale;
     quant::ValidateCepamConfig(*cfg);
     arity = static_cast<std::size_t>(cfg->n);
@@ -151,7 +146,7 @@ nlohmann::json RunServe(const ServeArgs& a) {
         c.round = static_cast<std::uint32_t>(run_counter >> 32);
         const quant::CepamMessage msg = quant::CepamEncode(local, x, c, static_cast<std::uint32_t>(run_counter));
         quant::CepamDecode(local, msg, c, static_cast<std::uint32_t>(run_counter), y);
-        for (std::size_t l = 0; l < y.size(); ++l) out += (l ? " " : "") + Num(y[l]);
+        for (std::size_t l = 0; l < y.size(); ++l) out += (l ? " " : "") + ShortestDouble(y[l]);
         out += "\n";
       }
     };
@@ -160,22 +155,22 @@ nlohmann::json RunServe(const ServeArgs& a) {
     // NoiseGridFor, the nearest index GridIndex, exact integer noise; the value printed is
     // lo + (k + Z)·g in double (the training message rounds it to float once more).
     fl::LayerRange range;
-    range.c = ParseDecimal(a.c, "--c");
-    range.r = ParseDecimal(a.r, "--r");
+    range.c = ParseDecimal(a["c"], "--c");
+    range.r = ParseDecimal(a["r"], "--r");
     const fl::NoiseGrid grid = fl::NoiseGridFor(range);
-    if (ParseUnsigned(a.grid_steps, "--grid-steps", 1, std::uint64_t{1} << 40) != static_cast<std::uint64_t>(grid.steps))
+    if (ParseUnsigned(a["grid-steps"], "--grid-steps", 1, std::uint64_t{1} << 40) != static_cast<std::uint64_t>(grid.steps))
       throw InvalidArgument("--grid-steps", "the production grid has N = 2^20 = 1048576 steps");
     const bool gaussian = m == "gaussian";
-    auto law_g = gaussian ? std::make_shared<fl::DiscreteGaussian>(fl::ExactRatio(ParseDecimal(a.sigma2, "--sigma2"), "--sigma2"))
+    auto law_g = gaussian ? std::make_shared<fl::DiscreteGaussian>(fl::ExactRatio(ParseDecimal(a["sigma2"], "--sigma2"), "--sigma2"))
                           : nullptr;
-    auto law_l = gaussian ? nullptr : std::make_shared<fl::DiscreteLaplace>(fl::ExactRatio(ParseDecimal(a.t, "--t"), "--t"));
+    auto law_l = gaussian ? nullptr : std::make_shared<fl::DiscreteLaplace>(fl::ExactRatio(ParseDecimal(a["t"], "--t"), "--t"));
     serve = [grid, range, law_g, law_l, &ctx](std::uint64_t n, const std::vector<float>& x, std::string& out) {
       const double xc = std::clamp(static_cast<double>(x[0]), range.c - range.r, range.c + range.r);
       const std::int64_t k = fl::GridIndex(grid, xc);
       fl::NoiseStream stream(ctx, rng::StreamAddress{ctx.round, 0, rng::Purpose::kPrivateCoin});
       for (std::uint64_t j = 0; j < n; ++j) {
         const std::int64_t z = law_g ? law_g->Sample(stream) : law_l->Sample(stream);
-        out += Num(grid.lo + static_cast<double>(k + z) * grid.step) + "\n";
+        out += ShortestDouble(grid.lo + static_cast<double>(k + z) * grid.step) + "\n";
       }
     };
   } else {
@@ -226,17 +221,16 @@ void RegisterServeCommand(CLI::App& root, std::vector<Command>& commands) {
     auto args = std::make_shared<ServeArgs>();
     args->mechanism = mech.name;
     CLI::App* app = serve->add_subcommand(mech.name, mech.help);
+    const bool cepam = args->mechanism.rfind("cepam", 0) == 0;
+    // Optional flags and their defaults: CoQ's p_x, the grid's N, CEPAM's cell scaling c.
+    const std::map<std::string, std::string> defaults = {{"d", "0"}, {"px", "0.5"}, {"grid-steps", "1048576"}};
     for (const char* f : mech.flags) {
       const std::string flag = f;
-      std::string* target = flag == "eps" ? &args->eps : flag == "c" ? (args->mechanism.rfind("cepam", 0) == 0 ? &args->cell : &args->c)
-                            : flag == "r" ? &args->r : flag == "d" ? &args->d : flag == "px" ? &args->px
-                            : flag == "rr-gamma" ? &args->gamma : flag == "sigma" ? &args->sigma
-                            : flag == "levels" ? &args->levels : flag == "clip" ? &args->clip
-                            : flag == "lattice-dim" ? &args->dim : flag == "sigma2" ? &args->sigma2
-                            : flag == "t" ? &args->t : flag == "grid-steps" ? &args->grid_steps : &args->b;
-      auto* opt = app->add_option("--" + flag, *target, "as in dpfl sample " + std::string(mech.name));
-      if (flag != "px" && flag != "grid-steps" && !(flag == "c" && args->mechanism.rfind("cepam", 0) == 0))
-        opt->required();
+      const auto d = defaults.find(flag);
+      const bool optional = d != defaults.end() || (flag == "c" && cepam);
+      args->values[flag] = d != defaults.end() ? d->second : (optional ? "1" : "");
+      auto* opt = app->add_option("--" + flag, args->values[flag], "as in dpfl sample " + std::string(mech.name));
+      if (!optional) opt->required();
     }
     app->add_option("--seed", args->seed, "64-bit seed of the stream key (default 1)");
     app->add_option("--generator", args->generator, "chacha20 (default) or philox");

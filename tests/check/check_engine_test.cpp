@@ -40,6 +40,7 @@ CheckOptions Fast() {
   return o;
 }
 
+// False alarm of this test: at most 5 seeds × α = 5·10⁻³ (fixed seeds: deterministic in CI).
 TEST(CheckEngine, CorrectLdpqIsConformantOverSeeds) {
   for (std::uint64_t s = 1; s <= 5; ++s) {
     CheckOptions o = Fast();
@@ -57,11 +58,14 @@ TEST(CheckEngine, BiasedAndUnclippedLdpqAreFlaggedWithTheInput) {
   EXPECT_EQ(biased.ExitCode(), 1);
   const CheckReport unclipped = RunCheck("ldpq", kLdpq, Ldpq(1, 0, false), Fast());
   EXPECT_EQ(unclipped.ExitCode(), 1);
-  // Only inputs beyond the clip can show the missing clip.
+  // Only inputs beyond the clip can show the missing clip, and some law check does.
+  int law_rejections = 0;
   for (const CheckResult& c : unclipped.checks)
     if (c.rejected && c.name == "law") {
+      ++law_rejections;
       EXPECT_GT(std::fabs(c.input[0] - 0.5), 2.0) << c.detail;
     }
+  EXPECT_GT(law_rejections, 0);
   EXPECT_NE(ReportText(unclipped).find("REJECTED"), std::string::npos);
   EXPECT_NE(ReportJUnit(unclipped).find("<failure"), std::string::npos);
   EXPECT_NE(ReportJson(unclipped).find("\"conformant\": false"), std::string::npos);
@@ -108,6 +112,7 @@ TEST(CheckEngine, CorBinQJointLawIsHeld) {
   EXPECT_EQ(RunCheck("corbinq", p, CorBinQ(3, false), Fast()).ExitCode(), 0);
   const CheckReport r = RunCheck("corbinq", p, CorBinQ(3, true), Fast());
   EXPECT_EQ(r.ExitCode(), 1);
+  EXPECT_GT(std::count_if(r.checks.begin(), r.checks.end(), [](const CheckResult& c) { return c.rejected; }), 0);
   for (const CheckResult& c : r.checks)
     if (c.rejected) {
       EXPECT_TRUE(c.name == "law" || c.name == "mse") << c.name << ": the marginals are right";
@@ -186,8 +191,6 @@ TEST(CheckProtocol, AnswerLinesAreParsedStrictly) {
   EXPECT_EQ(ParseAnswerLine("+1\t 3e-2\r", 2), (std::vector<double>{1, 0.03}));
   for (const char* bad : {"nan", "inf", "1e999", "abc", "1.0.0", "", "1 2", "0x10", "--1", "+"})
     EXPECT_THROW(ParseAnswerLine(bad, 1), ProtocolError) << bad;
-  EXPECT_EQ(FormatNumber(0.1), "0.1");
-  EXPECT_EQ(FormatNumber(-2.5e-300), "-2.5e-300");
 }
 
 // A process: sh -c SCRIPT, with the answers it gives.

@@ -22,6 +22,8 @@ FAULTS = {
     "seed-per-call": ("ldpq", "the generator re-seeded with the same seed at every request (a stream restarted per call)"),
     "float32": ("ldpq", "float32 arithmetic throughout: levels printed as float32 values (off the support by ~1e-8)"),
     "antithetic": ("ldpq", "runs 2j+1, 2j+2 share one uniform (U, then 1 - U): each run's law exact, neighbours dependent"),
+    "lag2-copy": ("ldpq", "runs 4j+2, 4j+3 reuse the uniforms of runs 4j, 4j+1: each run's law exact, lag-2 copies"),
+    "period-4096": ("ldpq", "uniforms from a table of 4096 values, cycled: each run's law nearly exact, period 4096"),
     "independent-z": ("corbinq", "each client of the pair draws its own Z (the shared randomness not shared)"),
     "e3-line14": ("corbinq", "seed-000 E3: Alg. 2 line 14 as printed ('else if T1 < Z')"),
     "e1-off-by-one": ("coq", "seed-001 E1: ProbabilityList as printed (inclusive prefix sums, index shifted by one)"),
@@ -109,17 +111,28 @@ def binary_family(a, fault):
             c32, r32, a32 = to_f32(c), to_f32(r), to_f32(alpha)
             lo32, hi32 = to_f32(c32 - to_f32(r32 * a32)), to_f32(c32 + to_f32(r32 * a32))
             return lambda x, rng: [hi32 if to_f32(rng.random()) < to_f32(q_of(x[0])) else lo32]
-        if fault == "antithetic":
-            pending = []
+        if fault in ("antithetic", "lag2-copy", "period-4096"):
+            state = {"i": 0, "kept": []}
+            table = []
 
-            def run(x, rng):
-                if pending:
-                    u = 1.0 - pending.pop()
-                else:
-                    u = rng.random()
-                    pending.append(u)
-                return [hi if u < q_of(x[0]) else lo]
-            return run
+            def uniform(rng):  # the faulty sources of uniforms; every other path draws rng.random()
+                i = state["i"]
+                state["i"] += 1
+                if fault == "period-4096":
+                    if not table:
+                        table.extend(rng.random() for _ in range(4096))
+                    return table[i % 4096]
+                if fault == "antithetic":  # pairs (1, 2), (3, 4), ... (0-based): U, then 1 - U
+                    if i % 2 == 1:
+                        state["kept"] = [rng.random()]
+                        return state["kept"][0]
+                    return 1.0 - state["kept"][0] if i > 0 else rng.random()
+                if i % 4 < 2:  # lag2-copy
+                    state["kept"] = (state["kept"] + [rng.random()])[-2:]
+                    return state["kept"][-1]
+                return state["kept"][i % 4 - 2]
+
+            return lambda x, rng: [hi if uniform(rng) < q_of(x[0]) else lo]
         return lambda x, rng: [hi if rng.random() < q_of(x[0]) else lo]
 
     n = 1 << a.d
