@@ -1,0 +1,69 @@
+"""dpfl.accounting: the dp_accounting-shaped API over dpfl::ref::pld, checked against the
+reference CLI (`dpfl-ref pld`) where it is built, and against facts: Laplace's pure epsilon,
+monotonicity, enclosures."""
+import json
+import math
+import os
+import subprocess
+
+import pytest
+
+import dpfl
+from dpfl.accounting import (ComposedEvent, GaussianEvent, LaplaceEvent, PLDAccountant, PoissonSampledEvent,
+                             RandomizedResponseEvent, SelfComposedEvent)
+
+
+def test_laplace_pure_epsilon_is_enclosed():
+    lo, hi = PLDAccountant().compose(LaplaceEvent(1.0)).get_epsilon_bounds(1e-9)
+    assert lo <= 1.0 <= hi * (1 + 1e-12) or hi <= 1.0 + 1e-3
+    assert hi >= lo
+
+
+def test_compose_returns_itself_and_monotone():
+    acc = PLDAccountant()
+    assert acc.compose(GaussianEvent(2.0), 10) is acc
+    e10 = acc.get_epsilon(1e-5)
+    e20 = PLDAccountant().compose(GaussianEvent(2.0), 20).get_epsilon(1e-5)
+    assert 0 < e10 < e20
+    lo, hi = acc.get_epsilon_bounds(1e-5)
+    assert lo <= hi and hi == e10
+    d_lo, d_hi = acc.get_delta_bounds(e10)
+    assert d_lo <= d_hi <= 1e-5 * (1 + 1e-9)
+
+
+def test_self_composed_equals_count():
+    a = PLDAccountant().compose(SelfComposedEvent(GaussianEvent(3.0), 5)).get_epsilon_bounds(1e-6)
+    b = PLDAccountant().compose(GaussianEvent(3.0), 5).get_epsilon_bounds(1e-6)
+    assert max(a[0], b[0]) <= min(a[1], b[1])  # the enclosures overlap
+
+
+def test_events_and_errors():
+    PLDAccountant().compose(ComposedEvent([GaussianEvent(2), RandomizedResponseEvent(0.75)]))
+    PLDAccountant().compose(PoissonSampledEvent(0.01, GaussianEvent(1.1)), 100)
+    with pytest.raises(ValueError):
+        PLDAccountant().compose(GaussianEvent(-1))
+    with pytest.raises(ValueError):
+        PLDAccountant().compose(GaussianEvent(1), 0)
+    with pytest.raises(TypeError):
+        PLDAccountant().compose("gaussian")
+    with pytest.raises(ValueError, match="delta"):
+        PLDAccountant().compose(GaussianEvent(1)).get_epsilon(2)
+
+
+@pytest.mark.skipif(not os.environ.get("DPFL_REF"), reason="dpfl-ref not given (DPFL_REF)")
+@pytest.mark.parametrize("q,sigma,steps,delta", [("0.01", "1.1", 1000, "1e-5"), ("1", "4", 100, "1e-6")])
+def test_agrees_with_dpfl_ref_pld(q, sigma, steps, delta):
+    """The accounting issue's workloads: Poisson-sampled Gaussian (DP-SGD) and plain Gaussian
+    composition, against `dpfl-ref pld gaussian` at the same relative width: the two enclosures
+    of the same quantity overlap."""
+    event = GaussianEvent(sigma) if q == "1" else PoissonSampledEvent(q, GaussianEvent(sigma))
+    lo, hi = PLDAccountant().compose(event, steps).get_epsilon_bounds(delta)
+    args = [os.environ["DPFL_REF"], "pld", "gaussian", "--sigma", sigma, "--compositions", str(steps),
+            "--delta", delta]
+    if q != "1":
+        args += ["--sampling-rate", q]
+    out = subprocess.run(args, capture_output=True, text=True, check=True)
+    ref = json.loads(out.stdout)
+    ref_lo, ref_hi = float(ref["epsilon_lo"]), float(ref["epsilon_hi"])
+    assert lo <= hi and ref_lo <= ref_hi
+    assert max(lo, ref_lo) <= min(hi, ref_hi) * (1 + 1e-9), (lo, hi, ref_lo, ref_hi)
