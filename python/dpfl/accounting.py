@@ -16,7 +16,7 @@ from . import _dpfl
 
 __all__ = ["GaussianEvent", "LaplaceEvent", "DiscreteGaussianEvent", "DiscreteLaplaceEvent",
            "RandomizedResponseEvent", "PoissonSampledEvent", "SelfComposedEvent", "ComposedEvent",
-           "PLDAccountant"]
+           "PLDAccountant", "RDPAccountant", "OpacusAccountant"]
 
 
 def _num(v, name):
@@ -142,3 +142,88 @@ class PLDAccountant:
 
     def get_delta(self, epsilon):
         return self.get_delta_bounds(epsilon)[1]
+
+
+def _sampled_gaussian(event):
+    """(q, sigma) strings of a GaussianEvent or PoissonSampledEvent(q, GaussianEvent) of sensitivity 1."""
+    q = "1"
+    if isinstance(event, PoissonSampledEvent):
+        q, event = _num(event.sampling_probability, "sampling_probability"), event.event
+    if not isinstance(event, GaussianEvent) or _num(event.sensitivity, "sensitivity") not in ("1", "1.0"):
+        raise ValueError("the RDP accountant composes Gaussian events of sensitivity 1, optionally Poisson-sampled")
+    return q, _num(event.noise_multiplier, "noise_multiplier")
+
+
+class RDPAccountant:
+    """RDP accounting of (Poisson-sampled) Gaussians, orders 1.25..64, the improved conversion by
+    default (dpfl::ref::Account); the enclosure's upper end is returned."""
+
+    def __init__(self, conversion="improved"):
+        if conversion not in ("improved", "classic"):
+            raise ValueError(f"conversion: must be 'improved' or 'classic', got {conversion!r}")
+        self._conversion = conversion
+        self._parts = []
+
+    def compose(self, event, count=1):
+        q, sigma = _sampled_gaussian(event)
+        self._parts.append((q, sigma, _count(count)))
+        return self
+
+    def get_epsilon_bounds(self, delta):
+        lo, hi, _ = _dpfl.accounting.rdp_epsilon(self._parts, _num(delta, "delta"), self._conversion)
+        return (lo, hi)
+
+    def get_epsilon(self, delta):
+        return self.get_epsilon_bounds(delta)[1]
+
+
+class OpacusAccountant:
+    """Opacus' accountant interface (``step``, ``get_epsilon``, ``__len__``, ``mechanism``,
+    ``state_dict``/``load_state_dict``, ``get_optimizer_hook_fn``) over dpfl's PLD accountant:
+    ``engine.accountant = dpfl.accounting.OpacusAccountant()``. ``get_epsilon`` returns the upper
+    end of the enclosure, a guarantee (Opacus' own accountants return point estimates)."""
+
+    def __init__(self, relative_width="1/500"):
+        self.history = []  # [(noise_multiplier, sample_rate, steps)], as Opacus' accountants keep it
+        self._relative_width = relative_width
+
+    def step(self, *, noise_multiplier, sample_rate):
+        if self.history and self.history[-1][0] == noise_multiplier and self.history[-1][1] == sample_rate:
+            n, q, s = self.history.pop()
+            self.history.append((n, q, s + 1))
+        else:
+            self.history.append((noise_multiplier, sample_rate, 1))
+
+    def get_epsilon(self, delta, **kwargs):
+        if not self.history:
+            return 0.0
+        acc = PLDAccountant(self._relative_width)
+        for sigma, q, steps in self.history:
+            event = GaussianEvent(sigma) if q == 1 else PoissonSampledEvent(q, GaussianEvent(sigma))
+            acc.compose(event, steps)
+        return acc.get_epsilon(delta)
+
+    def __len__(self):
+        return sum(s for _, _, s in self.history)
+
+    @classmethod
+    def mechanism(cls):
+        return "dpfl-pld"
+
+    def state_dict(self, destination=None):
+        d = {} if destination is None else destination
+        d["history"] = list(self.history)
+        d["mechanism"] = self.mechanism()
+        return d
+
+    def load_state_dict(self, state_dict):
+        if state_dict.get("mechanism", self.mechanism()) != self.mechanism():
+            raise ValueError(f"state_dict of another accountant: {state_dict.get('mechanism')!r}")
+        self.history = [tuple(h) for h in state_dict["history"]]
+
+    def get_optimizer_hook_fn(self, sample_rate):
+        """The hook Opacus' PrivacyEngine attaches to the DP optimizer: one step per optimizer step."""
+        def hook(optim):
+            self.step(noise_multiplier=optim.noise_multiplier,
+                      sample_rate=sample_rate * getattr(optim, "accumulated_iterations", 1))
+        return hook

@@ -9,11 +9,15 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <tuple>
+#include <vector>
 #include <string>
 #include <utility>
 
 #include "dpfl/error.hpp"
+#include "dpfl/ref/accountant.hpp"
 #include "dpfl/ref/pld_accountant.hpp"
+#include "dpfl/ref/sampled_gaussian.hpp"
 #include "py_bindings.hpp"
 
 namespace py = pybind11;
@@ -89,9 +93,34 @@ class Accountant {
   pld::PldAccountant acc_;
 };
 
+// RDP of a composition of Poisson-sampled Gaussians (q = 1: unsampled), each `count` times:
+// ρ(α) = Σ count_i ρ_i(α) (Mironov 2017, Prop. 1), then the best order of the reference's
+// accountant (improved or classic conversion). Returns (ε_lo, ε_hi, best order).
+std::tuple<double, double, double> RdpEpsilon(const std::vector<std::tuple<std::string, std::string, long long>>& parts,
+                                             const std::string& delta, const std::string& conversion) {
+  struct Part {
+    Rational q, sigma, count;
+  };
+  std::vector<Part> ps;
+  for (const auto& [q, sigma, count] : parts) {
+    if (count < 1) throw InvalidArgument("count", "must be >= 1");
+    ps.push_back({ref::ParseRational(q, "sample_rate"), ref::ParseRational(sigma, "noise_multiplier"), Rational(count)});
+  }
+  if (ps.empty()) throw InvalidArgument("events", "nothing composed yet");
+  const auto rdp = [&ps](const Rational& order) {
+    ref::Enclosure total(ref::kDefaultAccountingPrecisionBits, Rational(0));
+    for (const Part& p : ps) total = total + ref::SampledGaussianRdpEnclosure(p.q, p.sigma, order) * p.count;
+    return total;
+  };
+  const ref::AccountantResult r = ref::Account(rdp, Rational(1), ref::ParseRational(delta, "delta"), ref::DefaultOrders(),
+                                               ref::ParseConversion(conversion, "conversion"));
+  return {Outward(r.epsilon.lo(), false), Outward(r.epsilon.hi(), true), r.order.convert_to<double>()};
+}
+
 }  // namespace
 
 void BindAccounting(py::module_ m) {
+  m.def("rdp_epsilon", &RdpEpsilon, py::arg("parts"), py::arg("delta"), py::arg("conversion"));
   py::class_<Accountant>(m, "PldAccountant")
       .def(py::init<const std::string&>(), py::arg("relative_width"))
       .def("compose", &Accountant::Compose, py::arg("event"), py::arg("count"))

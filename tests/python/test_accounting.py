@@ -67,3 +67,37 @@ def test_agrees_with_dpfl_ref_pld(q, sigma, steps, delta):
     ref_lo, ref_hi = float(ref["epsilon_lo"]), float(ref["epsilon_hi"])
     assert lo <= hi and ref_lo <= ref_hi
     assert max(lo, ref_lo) <= min(hi, ref_hi) * (1 + 1e-9), (lo, hi, ref_lo, ref_hi)
+
+
+def test_rdp_accountant_is_looser_than_pld():
+    from dpfl.accounting import RDPAccountant
+    event = PoissonSampledEvent(0.01, GaussianEvent(1.1))
+    rdp_lo, rdp_hi = RDPAccountant().compose(event, 1000).get_epsilon_bounds(1e-5)
+    pld_lo, pld_hi = PLDAccountant().compose(event, 1000).get_epsilon_bounds(1e-5)
+    assert rdp_lo <= rdp_hi and pld_hi <= rdp_hi  # RDP is an upper bound, PLD the tight one
+    with pytest.raises(ValueError):
+        RDPAccountant().compose(LaplaceEvent(1))
+
+
+def test_opacus_interface():
+    """What Opacus' PrivacyEngine uses of an accountant (Opacus itself is not in Debian)."""
+    from dpfl.accounting import OpacusAccountant
+    acc = OpacusAccountant()
+    assert len(acc) == 0 and acc.get_epsilon(1e-5) == 0.0
+    for _ in range(100):
+        acc.step(noise_multiplier=1.1, sample_rate=0.01)
+    assert len(acc) == 100 and acc.history == [(1.1, 0.01, 100)]
+    eps = acc.get_epsilon(delta=1e-5)
+    direct = PLDAccountant().compose(PoissonSampledEvent(0.01, GaussianEvent(1.1)), 100).get_epsilon(1e-5)
+    assert eps == direct
+    state = acc.state_dict()
+    other = OpacusAccountant()
+    other.load_state_dict(state)
+    assert len(other) == 100 and other.get_epsilon(1e-5) == eps
+    assert OpacusAccountant.mechanism() == "dpfl-pld"
+
+    class Optim:  # the DPOptimizer attributes the hook reads
+        noise_multiplier = 1.1
+        accumulated_iterations = 1
+    acc.get_optimizer_hook_fn(sample_rate=0.01)(Optim())
+    assert len(acc) == 101
