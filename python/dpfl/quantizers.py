@@ -13,7 +13,7 @@ the same bits as the C++ encoder. `threads` splits the work as in C++; the bits 
 """
 from . import _dpfl
 
-__all__ = ["LDPQ", "CorBinQ", "CoQ", "RandomizedResponse", "StoSign", "Message"]
+__all__ = ["LDPQ", "CorBinQ", "CoQ", "RandomizedResponse", "StoSign", "QuantizedGaussian", "CEPAM", "Message"]
 
 
 def _buffer(x):
@@ -138,3 +138,42 @@ class StoSign(_Bnn):
 
     def __init__(self, rr_gamma=None):
         super().__init__(True, 0.5 if rr_gamma is None else rr_gamma, 0 if rr_gamma is None else 2)
+
+
+class QuantizedGaussian:
+    """The quantized Gaussian of seed 003 (Alg. 2): the vector l2-clipped to clip/2, exact discrete
+    Gaussian noise of std sigma on a fine grid (implemented_sigma >= sigma), stochastic rounding to
+    `levels` levels on [-clip, clip]. `.bits` are the packed level indices."""
+
+    def __init__(self, sigma, levels, clip):
+        if isinstance(levels, bool) or not isinstance(levels, int):
+            raise TypeError("levels: expected an integer")
+        self._q = _dpfl.quantizers.Qgauss(float(sigma), levels, float(clip))
+
+    @property
+    def implemented_sigma(self):
+        return self._q.implemented_sigma
+
+    def encode(self, x, key, round=0, client=0, threads=1, generator="chacha20"):
+        view, wrap = _buffer(x)
+        raw = self._q.encode(view, key, _check_index("round", round), _check_index("client", client), generator,
+                             _threads(threads))
+        return Message(raw, self._q.decode, wrap)
+
+
+class CEPAM:
+    """CEPAM / layered RSUQ (seed 002): blocks of `lattice_dim` coordinates, the error of each block
+    exactly N(0, sigma^2 I) (noise='gaussian') or Lap(b) (noise='laplace'); `clip` is gamma."""
+
+    def __init__(self, noise, lattice_dim, sigma=None, b=None, c=1.0, clip=1.0):
+        if (noise == "gaussian") == (sigma is None) or (noise == "laplace") == (b is None):
+            raise ValueError("give sigma for noise='gaussian', b for noise='laplace'")
+        scale = sigma if noise == "gaussian" else b
+        if isinstance(lattice_dim, bool) or not isinstance(lattice_dim, int):
+            raise TypeError("lattice_dim: expected an integer")
+        self._q = _dpfl.quantizers.Cepam(noise, lattice_dim, float(scale), float(c), float(clip))
+
+    def encode(self, x, key, round=0, client=0, generator="chacha20"):
+        view, wrap = _buffer(x)
+        raw = self._q.encode(view, key, _check_index("round", round), _check_index("client", client), generator)
+        return Message(raw, self._q.decode, wrap)

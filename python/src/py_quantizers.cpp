@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "dpfl/error.hpp"
+#include "dpfl/fl/quantized_gaussian.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/cepam.hpp"
 #include "dpfl/quant/randomized_response.hpp"
 #include "dpfl/quant/sampling.hpp"
 #include "py_bindings.hpp"
@@ -26,10 +28,13 @@ namespace {
 
 struct Message {
   std::vector<std::uint64_t> words;
-  std::size_t size = 0;
+  std::size_t size = 0;              // coordinates
+  std::uint64_t bit_count = 0;       // bits on the wire
   std::uintptr_t source_address = 0;
-  py::array_t<std::uint8_t> Bits() const {  // little-endian bytes of the packed words, ⌈m/8⌉ of them
-    py::array_t<std::uint8_t> out(static_cast<py::ssize_t>((size + 7) / 8));
+  quant::StreamContext ctx;          // what the decoder needs of the stream (CEPAM's shared dither)
+  std::uint32_t client = 0;
+  py::array_t<std::uint8_t> Bits() const {  // little-endian bytes of the packed words, ⌈bits/8⌉ of them
+    py::array_t<std::uint8_t> out(static_cast<py::ssize_t>((bit_count + 7) / 8));
     std::memcpy(out.mutable_data(), words.data(), static_cast<std::size_t>(out.size()));
     return out;
   }
@@ -86,7 +91,7 @@ class Binary {
     Message msg;
     const std::span<const float> w = View(x, &msg.source_address);
     const quant::StreamContext ctx = Context(key, round, generator);
-    msg.size = w.size();
+    msg.size = msg.bit_count = w.size();
     msg.words.assign((w.size() + 63) / 64, 0);
     const quant::PairRole pr = role == 0 ? quant::PairRole::kQ1 : quant::PairRole::kQ2;
     py::gil_scoped_release release;
@@ -118,7 +123,7 @@ class Bnn {
     Message msg;
     const std::span<const float> w = View(x, &msg.source_address);
     const quant::StreamContext ctx = Context(key, round, generator);
-    msg.size = w.size();
+    msg.size = msg.bit_count = w.size();
     msg.words.assign((w.size() + 63) / 64, 0);
     const quant::Binarizer b = stochastic_ ? quant::Binarizer::kStoSign : quant::Binarizer::kSign;
     py::gil_scoped_release release;
@@ -139,18 +144,108 @@ class Bnn {
   quant::RandomizedResponse rr_;
 };
 
+// The quantized Gaussian of seed 003 (dpfl/fl/quantized_gaussian.hpp): ℓ2 clip of the whole
+// vector to C/2, the grid, exact discrete Gaussian noise, stochastic rounding to K levels.
+class Qgauss {
+ public:
+  Qgauss(double sigma, std::uint32_t levels, double clip) {
+    fl::QgaussConfig cfg;
+    cfg.sigma = sigma;
+    cfg.levels = levels;
+    cfg.clip = clip;
+    grid_ = fl::MakeQgaussGrid(cfg);
+  }
+  Message Encode(const py::buffer& x, const py::object& key, std::uint32_t round, std::uint32_t client,
+                 const std::string& generator, int threads) const {
+    Message msg;
+    const std::span<const float> w = View(x, &msg.source_address);
+    const quant::StreamContext ctx = Context(key, round, generator);
+    py::gil_scoped_release release;
+    const std::vector<std::int64_t> q = fl::QgaussClipToGrid(grid_, w);
+    fl::QgaussMessage m = fl::QgaussEncode(grid_, q, ctx, client, threads);
+    msg.size = m.size;
+    msg.bit_count = m.size * grid_.index_bits;
+    msg.words = std::move(m.words);
+    return msg;
+  }
+  py::array_t<float> Decode(const Message& m) const {
+    fl::QgaussMessage qm;
+    qm.size = m.size;
+    qm.words = m.words;
+    py::array_t<float> out(static_cast<py::ssize_t>(m.size));
+    fl::QgaussDecode(grid_, qm, std::span<float>(out.mutable_data(), m.size));
+    return out;
+  }
+  double implemented_sigma() const { return grid_.implemented_sigma; }
+
+ private:
+  fl::QgaussGrid grid_;
+};
+
+// CEPAM / layered RSUQ (seed 002, dpfl/quant/cepam.hpp) on the whole vector, cut in blocks of n.
+class Cepam {
+ public:
+  Cepam(const std::string& noise, int n, double scale, double c, double clip) {
+    if (noise == "gaussian") cfg_.kind = quant::CepamKind::kGaussian;
+    else if (noise == "laplace") cfg_.kind = quant::CepamKind::kLaplace;
+    else throw InvalidArgument("noise", "must be gaussian or laplace, got '" + noise + "'");
+    cfg_.n = n;
+    cfg_.scale = scale;
+    cfg_.c = c;
+    cfg_.clip = clip;
+    quant::ValidateCepamConfig(cfg_);
+  }
+  Message Encode(const py::buffer& x, const py::object& key, std::uint32_t round, std::uint32_t client,
+                 const std::string& generator) const {
+    Message msg;
+    const std::span<const float> w = View(x, &msg.source_address);
+    msg.ctx = Context(key, round, generator);
+    msg.client = client;
+    py::gil_scoped_release release;
+    quant::CepamMessage m = quant::CepamEncode(cfg_, w, msg.ctx, client);
+    msg.size = m.m;
+    msg.bit_count = m.bits;
+    msg.words = std::move(m.words);
+    return msg;
+  }
+  py::array_t<float> Decode(const Message& m) const {
+    quant::CepamMessage cm;
+    cm.words = m.words;
+    cm.bits = m.bit_count;
+    cm.m = m.size;
+    std::vector<double> y(m.size);
+    quant::CepamDecode(cfg_, cm, m.ctx, m.client, y);
+    py::array_t<float> out(static_cast<py::ssize_t>(m.size));
+    for (std::size_t j = 0; j < m.size; ++j) out.mutable_data()[j] = static_cast<float>(y[j]);
+    return out;
+  }
+
+ private:
+  quant::CepamConfig cfg_;
+};
+
 }  // namespace
 
 void BindQuantizers(py::module_ m) {
   py::class_<Message>(m, "Message")
       .def_property_readonly("bits", &Message::Bits)
       .def_readonly("size", &Message::size)
+      .def_readonly("bit_count", &Message::bit_count)
       .def_readonly("source_address", &Message::source_address);
   py::class_<Binary>(m, "Binary")
       .def(py::init<double, double, double>(), py::arg("eps"), py::arg("c"), py::arg("r"))
       .def("encode", &Binary::Encode)
       .def("decode", &Binary::Decode)
       .def_property_readonly("alpha", &Binary::alpha);
+  py::class_<Qgauss>(m, "Qgauss")
+      .def(py::init<double, std::uint32_t, double>(), py::arg("sigma"), py::arg("levels"), py::arg("clip"))
+      .def("encode", &Qgauss::Encode)
+      .def("decode", &Qgauss::Decode)
+      .def_property_readonly("implemented_sigma", &Qgauss::implemented_sigma);
+  py::class_<Cepam>(m, "Cepam")
+      .def(py::init<const std::string&, int, double, double, double>())
+      .def("encode", &Cepam::Encode)
+      .def("decode", &Cepam::Decode);
   py::class_<Bnn>(m, "Bnn")
       .def(py::init<bool, double>(), py::arg("stochastic"), py::arg("gamma"))
       .def("encode", &Bnn::Encode)

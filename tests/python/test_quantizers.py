@@ -78,3 +78,22 @@ def test_bad_arguments_raise():
         LDPQ(1, 0, 1).encode(np.array([np.nan], dtype=np.float32), key=1)
     with pytest.raises(ValueError):
         RandomizedResponse(0.7)
+
+
+def test_quantized_gaussian_and_cepam():
+    from dpfl.quantizers import CEPAM, QuantizedGaussian
+    x = np.random.default_rng(2).uniform(-0.05, 0.05, 1000).astype(np.float32)
+    q = QuantizedGaussian(sigma=0.5, levels=16, clip=1.0)
+    m = q.encode(x, key=5)
+    assert m.source_address == x.__array_interface__["data"][0]
+    y = m.decode()
+    assert y.shape == x.shape and set(np.round(np.unique(y) * 7.5, 4)) <= set(np.arange(-15, 16, 2) / 2.0)
+    assert q.implemented_sigma >= 0.5
+    c = CEPAM("gaussian", 2, sigma=0.1, clip=1.0)
+    e = c.encode(x, key=5)
+    err = e.decode() - x
+    assert err.shape == x.shape and abs(err.mean()) < 0.02 and 0.08 < err.std() < 0.12
+    with pytest.raises(ValueError):
+        CEPAM("gaussian", 2, b=0.1)
+    with pytest.raises(ValueError):
+        QuantizedGaussian(sigma=-1, levels=16, clip=1.0)
