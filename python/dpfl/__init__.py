@@ -8,7 +8,7 @@
 Built from this repository (docs/python.md); the extension module is dpfl._dpfl.
 """
 from . import _dpfl
-from . import accounting, check, quantizers
+from . import accounting, certificate, check, quantizers
 
 __version__ = _dpfl.__version__
-__all__ = ["accounting", "check", "quantizers", "__version__"]
+__all__ = ["accounting", "certificate", "check", "quantizers", "__version__"]

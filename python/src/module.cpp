@@ -25,5 +25,6 @@ PYBIND11_MODULE(_dpfl, m) {
   });
   dpfl::python::BindCheck(m.def_submodule("check", "the conformance check (docs/check.md)"));
   dpfl::python::BindAccounting(m.def_submodule("accounting", "the PLD accountant with enclosures"));
+  dpfl::python::BindCertificate(m.def_submodule("certificate", "verify-certificate in process"));
   dpfl::python::BindQuantizers(m.def_submodule("quantizers", "the production encoders on buffers, no copies"));
 }

@@ -7,4 +7,5 @@ namespace dpfl::python {
 void BindCheck(pybind11::module_ m);
 void BindAccounting(pybind11::module_ m);
 void BindQuantizers(pybind11::module_ m);
+void BindCertificate(pybind11::module_ m);
 }  // namespace dpfl::python
