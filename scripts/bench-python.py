@@ -36,16 +36,19 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--repeats", type=int, default=5)
     a = ap.parse_args()
+    if a.m < 1 or a.threads < 1 or a.repeats < 1:
+        ap.error("--m, --threads and --repeats must be >= 1")
     torch.set_num_threads(a.threads)
     x = torch.empty(a.m).uniform_(-1, 1)
     q = dpfl.quantizers.LDPQ(1.0, 0.0, 1.0)
     g = torch.Generator().manual_seed(1)
     layer = torch.tensor([-0.8, 0.8])
+    n_list = min(a.m, 1 << 20)  # the list copy is slow: timed on at most 2^20 parameters
     rows = {
         "dpfl encode, in place": best(lambda: q.encode(x, key=1, threads=a.threads), a.repeats),
         "dpfl encode of a copy (x.clone())": best(lambda: q.encode(x.clone(), key=1, threads=a.threads), a.repeats),
-        "dpfl encode of a list copy (first 2^20)": best(
-            lambda: q.encode(torch.tensor(x[: 1 << 20].tolist()), key=1, threads=a.threads), a.repeats) * (a.m / (1 << 20)),
+        f"dpfl encode of a list copy (first {n_list}, scaled to m)": best(
+            lambda: q.encode(torch.tensor(x[:n_list].tolist()), key=1, threads=a.threads), a.repeats) * (a.m / n_list),
         "tensor-op LDP-FL (fedavg_peer.ldp_fl)": best(lambda: ldp_fl(x, layer, 1.0, g), a.repeats),
     }
     base = rows["dpfl encode, in place"]

@@ -50,12 +50,26 @@ def test_events_and_errors():
         PLDAccountant().compose(GaussianEvent(1)).get_epsilon(2)
 
 
+def _accounting_issue_workloads():
+    """The workloads of the accounting issue, read from the benchmark that compares dpfl with
+    dp_accounting on them (scripts/bench-accounting.py: its "table" and "kinds" rows), so that the
+    two lists cannot drift apart."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "bench-accounting.py")
+    spec = importlib.util.spec_from_file_location("bench_accounting", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return [row for kind in ("table", "kinds") for row in bench.WORKLOADS[kind]]
+
+
 @pytest.mark.skipif(not os.environ.get("DPFL_REF"), reason="dpfl-ref not given (DPFL_REF)")
-@pytest.mark.parametrize("q,sigma,steps,delta", [("0.01", "1.1", 1000, "1e-5"), ("1", "4", 100, "1e-6")])
-def test_agrees_with_dpfl_ref_pld(q, sigma, steps, delta):
-    """The accounting issue's workloads: Poisson-sampled Gaussian (DP-SGD) and plain Gaussian
-    composition, against `dpfl-ref pld gaussian` at the same relative width: the two enclosures
-    of the same quantity overlap."""
+@pytest.mark.parametrize("name,q,sigma,steps,delta", _accounting_issue_workloads(), ids=lambda v: str(v))
+def test_agrees_with_dpfl_ref_pld(name, q, sigma, steps, delta):
+    """Each workload (Poisson-sampled or plain Gaussian composed K times, epsilon at delta) through
+    the Python events against `dpfl-ref pld gaussian`: both enclosures are narrow (relative width
+    <= 0.2 %, the accounting issue's target, where the CLI proves a finite bound: 7 of the 8) and
+    they overlap, so the Python side reads q (including
+    fractions such as 256/60000), sigma, K and delta as the CLI does."""
     event = GaussianEvent(sigma) if q == "1" else PoissonSampledEvent(q, GaussianEvent(sigma))
     lo, hi = PLDAccountant().compose(event, steps).get_epsilon_bounds(delta)
     args = [os.environ["DPFL_REF"], "pld", "gaussian", "--sigma", sigma, "--compositions", str(steps),
@@ -65,8 +79,14 @@ def test_agrees_with_dpfl_ref_pld(q, sigma, steps, delta):
     out = subprocess.run(args, capture_output=True, text=True, check=True)
     ref = json.loads(out.stdout)
     ref_lo, ref_hi = float(ref["epsilon_lo"]), float(ref["epsilon_hi"])
-    assert lo <= hi and ref_lo <= ref_hi
-    assert max(lo, ref_lo) <= min(hi, ref_hi) * (1 + 1e-9), (lo, hi, ref_lo, ref_hi)
+    assert 0 <= lo <= hi and 0 <= ref_lo <= ref_hi, (name, lo, hi, ref_lo, ref_hi)
+    if math.isinf(ref_hi):
+        # docs/benchmarks.md "Accounting": at K = 1e6, delta = 1e-9 the FFT error mass reaches +inf
+        # and no finite upper bound is proven; Python must not claim one either.
+        assert math.isinf(hi), (name, lo, hi)
+    else:
+        assert hi - lo <= 0.002 * hi and ref_hi - ref_lo <= 0.002 * ref_hi, (name, lo, hi, ref_lo, ref_hi)
+    assert max(lo, ref_lo) <= min(hi, ref_hi) * (1 + 1e-9), (name, lo, hi, ref_lo, ref_hi)
 
 
 def test_rdp_accountant_is_looser_than_pld():
