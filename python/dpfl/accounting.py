@@ -9,7 +9,10 @@ Numbers may be floats (read as the decimal repr(x), like the CLI reads its flags
 decimal/fraction strings ("1/3"), all exact. Adjacency and composition rules are those of
 dpfl::ref::pld (reference/include/dpfl/ref/pld_accountant.hpp, docs/accounting.md).
 """
+import numbers
+import operator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Sequence
 
 from . import _dpfl
@@ -20,9 +23,34 @@ __all__ = ["GaussianEvent", "LaplaceEvent", "DiscreteGaussianEvent", "DiscreteLa
 
 
 def _num(v, name):
-    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
-        raise TypeError(f"{name}: expected a number or a decimal string, got {type(v).__name__}")
-    return repr(v) if isinstance(v, float) else str(v)
+    """v as the exact decimal/fraction text the library reads: ints (and integer types such as
+    numpy.int64) as digits, floats (and real types such as numpy.float32) as repr(float(v)), strings
+    as given."""
+    if isinstance(v, bool):
+        raise TypeError(f"{name}: expected a number or a decimal string, got bool")
+    if isinstance(v, str):
+        return v
+    if isinstance(v, numbers.Integral):
+        return str(operator.index(v))
+    if isinstance(v, numbers.Real):
+        return repr(float(v))
+    raise TypeError(f"{name}: expected a number or a decimal string, got {type(v).__name__}")
+
+
+def _sensitivity(v):
+    """The integer sensitivity of a discrete event (never truncated: 2.9 is an error, not 2)."""
+    if isinstance(v, bool):
+        raise TypeError("sensitivity: expected an integer, got bool")
+    if isinstance(v, numbers.Integral):
+        return operator.index(v)
+    if isinstance(v, (numbers.Real, str)):
+        try:
+            f = Fraction(v)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"sensitivity: expected an integer, got {v!r}") from None
+        if f.denominator == 1:
+            return f.numerator
+    raise ValueError(f"sensitivity: must be an integer for a discrete event, got {v!r}")
 
 
 class DpEvent:
@@ -54,7 +82,7 @@ class DiscreteGaussianEvent(DpEvent):
     sensitivity: int = 1
 
     def _tuple(self):
-        return ("discrete_gaussian", _square(_num(self.sigma, "sigma")), int(self.sensitivity))
+        return ("discrete_gaussian", _square(_num(self.sigma, "sigma")), _sensitivity(self.sensitivity))
 
 
 def _square(s):
@@ -71,7 +99,7 @@ class DiscreteLaplaceEvent(DpEvent):
     sensitivity: int = 1
 
     def _tuple(self):
-        return ("discrete_laplace", _num(self.scale, "scale"), int(self.sensitivity))
+        return ("discrete_laplace", _num(self.scale, "scale"), _sensitivity(self.sensitivity))
 
 
 @dataclass(frozen=True)
@@ -116,8 +144,12 @@ def _event(e):
 
 
 def _count(c):
-    if isinstance(c, bool) or not isinstance(c, int) or c < 1:
-        raise ValueError(f"count: must be an integer >= 1, got {c!r}")
+    """An integer count in [1, 1e9] (dpfl-ref pld --compositions' range)."""
+    if isinstance(c, bool) or not isinstance(c, numbers.Integral):
+        raise ValueError(f"count: must be an integer in [1, 1e9], got {c!r}")
+    c = operator.index(c)
+    if not 1 <= c <= 10 ** 9:
+        raise ValueError(f"count: must be an integer in [1, 1e9], got {c!r}")
     return c
 
 
@@ -127,21 +159,31 @@ class PLDAccountant:
     def __init__(self, relative_width="1/500"):
         self._acc = _dpfl.accounting.PldAccountant(_num(relative_width, "relative_width"))
 
+    def supports(self, event):
+        """Whether compose() accepts the event (dp_accounting's PrivacyAccountant.supports)."""
+        try:
+            _event(event)
+        except (TypeError, ValueError):
+            return False
+        return True
+
     def compose(self, event, count=1):
+        """Adds `count` (an integer in [1, 1e9]) runs of the event; at most 1e9 compositions in all."""
         self._acc.compose(_event(event), _count(count))
         return self
 
-    def get_epsilon_bounds(self, delta):
-        return tuple(self._acc.epsilon_bounds(_num(delta, "delta")))
+    # Argument names as dp_accounting's (target_delta, target_epsilon), so keyword calls carry over.
+    def get_epsilon_bounds(self, target_delta):
+        return tuple(self._acc.epsilon_bounds(_num(target_delta, "delta")))
 
-    def get_epsilon(self, delta):
-        return self.get_epsilon_bounds(delta)[1]
+    def get_epsilon(self, target_delta):
+        return self.get_epsilon_bounds(target_delta)[1]
 
-    def get_delta_bounds(self, epsilon):
-        return tuple(self._acc.delta_bounds(_num(epsilon, "epsilon")))
+    def get_delta_bounds(self, target_epsilon):
+        return tuple(self._acc.delta_bounds(_num(target_epsilon, "epsilon")))
 
-    def get_delta(self, epsilon):
-        return self.get_delta_bounds(epsilon)[1]
+    def get_delta(self, target_epsilon):
+        return self.get_delta_bounds(target_epsilon)[1]
 
 
 def _sampled_gaussian(event):
@@ -149,7 +191,7 @@ def _sampled_gaussian(event):
     q = "1"
     if isinstance(event, PoissonSampledEvent):
         q, event = _num(event.sampling_probability, "sampling_probability"), event.event
-    if not isinstance(event, GaussianEvent) or _num(event.sensitivity, "sensitivity") not in ("1", "1.0"):
+    if not isinstance(event, GaussianEvent) or Fraction(_num(event.sensitivity, "sensitivity")) != 1:
         raise ValueError("the RDP accountant composes Gaussian events of sensitivity 1, optionally Poisson-sampled")
     return q, _num(event.noise_multiplier, "noise_multiplier")
 
@@ -169,12 +211,22 @@ class RDPAccountant:
         self._parts.append((q, sigma, _count(count)))
         return self
 
-    def get_epsilon_bounds(self, delta):
-        lo, hi, _ = _dpfl.accounting.rdp_epsilon(self._parts, _num(delta, "delta"), self._conversion)
+    def supports(self, event):
+        try:
+            _sampled_gaussian(event)
+        except (TypeError, ValueError):
+            return False
+        return True
+
+    def get_epsilon_bounds(self, target_delta):
+        delta = _num(target_delta, "delta")
+        if not self._parts:  # nothing composed: epsilon 0, as dp_accounting answers
+            return (0.0, 0.0)
+        lo, hi, _ = _dpfl.accounting.rdp_epsilon(self._parts, delta, self._conversion)
         return (lo, hi)
 
-    def get_epsilon(self, delta):
-        return self.get_epsilon_bounds(delta)[1]
+    def get_epsilon(self, target_delta):
+        return self.get_epsilon_bounds(target_delta)[1]
 
 
 class OpacusAccountant:
@@ -188,6 +240,7 @@ class OpacusAccountant:
         self._relative_width = relative_width
 
     def step(self, *, noise_multiplier, sample_rate):
+        noise_multiplier, sample_rate = _opacus_step(noise_multiplier, sample_rate)
         if self.history and self.history[-1][0] == noise_multiplier and self.history[-1][1] == sample_rate:
             n, q, s = self.history.pop()
             self.history.append((n, q, s + 1))
@@ -217,9 +270,19 @@ class OpacusAccountant:
         return d
 
     def load_state_dict(self, state_dict):
+        if not isinstance(state_dict, dict) or "history" not in state_dict:
+            raise ValueError("state_dict: expected a dict with a 'history' list (from OpacusAccountant.state_dict)")
         if state_dict.get("mechanism", self.mechanism()) != self.mechanism():
             raise ValueError(f"state_dict of another accountant: {state_dict.get('mechanism')!r}")
-        self.history = [tuple(h) for h in state_dict["history"]]
+        history = []
+        for h in state_dict["history"]:
+            if not isinstance(h, (tuple, list)) or len(h) != 3:
+                raise ValueError(f"state_dict: history entries are (noise_multiplier, sample_rate, steps), got {h!r}")
+            sigma, q = _opacus_step(h[0], h[1])
+            history.append((sigma, q, _count(h[2])))
+        if sum(s for _, _, s in history) > 10 ** 9:
+            raise ValueError("state_dict: more than 1e9 steps in all")
+        self.history = history
 
     def get_optimizer_hook_fn(self, sample_rate):
         """The hook Opacus' PrivacyEngine attaches to the DP optimizer: one step per optimizer step."""
@@ -227,3 +290,18 @@ class OpacusAccountant:
             self.step(noise_multiplier=optim.noise_multiplier,
                       sample_rate=sample_rate * getattr(optim, "accumulated_iterations", 1))
         return hook
+
+
+def _opacus_step(noise_multiplier, sample_rate):
+    """(sigma, q) as floats: sigma > 0 and q in (0, 1], real numbers (numpy scalars included)."""
+    out = []
+    for name, v in (("noise_multiplier", noise_multiplier), ("sample_rate", sample_rate)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise TypeError(f"{name}: expected a real number, got {type(v).__name__}")
+        out.append(float(v))
+    sigma, q = out
+    if not sigma > 0 or sigma == float("inf"):
+        raise ValueError(f"noise_multiplier: must be a positive finite number, got {noise_multiplier!r}")
+    if not 0 < q <= 1:
+        raise ValueError(f"sample_rate: must be in (0, 1], got {sample_rate!r}")
+    return sigma, q

@@ -47,19 +47,46 @@ class Verification:
     replay: Optional[dict] = None
 
 
-def _num(v):
-    return None if v is None else float(v)
+def _num(v, where):
+    """A guarantee's number: null, a JSON number, or a decimal string ("inf" included)."""
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        raise ValueError(f"{where}: expected a number, got {type(v).__name__}")
+    try:
+        return float(v)
+    except ValueError:
+        raise ValueError(f"{where}: expected a number, got {v!r}") from None
 
 
 def _guarantees(cert):
-    rows = (cert.get("privacy") or {}).get("guarantees") or []
-    return [Guarantee(str(r.get("notion", "")), str(r.get("unit", "")), str(r.get("adjacency", "")),
-                      str(r.get("observer", "")), str(r.get("composition", "")), _num(r.get("epsilon_lo")),
-                      _num(r.get("epsilon_hi")), _num(r.get("delta")), bool(r.get("applies", False)),
-                      str(r.get("reason", ""))) for r in rows]
+    """The privacy section's rows as Guarantee objects; a malformed section is a ValueError naming
+    the field (the in-process verification has already reported it as a problem)."""
+    privacy = cert.get("privacy")
+    if privacy is None:
+        return []
+    if not isinstance(privacy, dict):
+        raise ValueError(f"privacy: expected an object, got {type(privacy).__name__}")
+    rows = privacy.get("guarantees") or []
+    if not isinstance(rows, list):
+        raise ValueError(f"privacy.guarantees: expected a list, got {type(rows).__name__}")
+    out = []
+    for i, r in enumerate(rows):
+        where = f"privacy.guarantees[{i}]"
+        if not isinstance(r, dict):
+            raise ValueError(f"{where}: expected an object, got {type(r).__name__}")
+        out.append(Guarantee(str(r.get("notion", "")), str(r.get("unit", "")), str(r.get("adjacency", "")),
+                             str(r.get("observer", "")), str(r.get("composition", "")),
+                             _num(r.get("epsilon_lo"), where + ".epsilon_lo"),
+                             _num(r.get("epsilon_hi"), where + ".epsilon_hi"), _num(r.get("delta"), where + ".delta"),
+                             bool(r.get("applies", False)), str(r.get("reason", ""))))
+    return out
 
 
 def _read(path, what):
+    # A path, not a file descriptor: open(3) would read (and close) the caller's descriptor.
+    if isinstance(path, bool) or not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"{what}: expected a path, got {type(path).__name__}")
     try:
         with open(path, "rb") as f:
             return f.read().decode("utf-8", errors="strict")
@@ -71,7 +98,10 @@ def load(path):
     """The certificate as a dict (the depth limit and JSON checks of dpfl verify-certificate)."""
     text = _read(path, "path")
     r = _dpfl.certificate.verify(text, str(path), "", None, None, False)
-    return json.loads(r["certificate"])
+    cert = json.loads(r["certificate"])
+    if not isinstance(cert, dict):
+        raise ValueError(f"path: '{path}' is not a certificate (its JSON is a {type(cert).__name__}, not an object)")
+    return cert
 
 
 def _dpfl_binary():
@@ -89,6 +119,8 @@ def verify(path, public_key=None, replay=False):
     key = _read(public_key, "public_key") if public_key is not None else None
     r = _dpfl.certificate.verify(text, str(path), os.path.dirname(os.path.abspath(path)), signature, key, True)
     cert = json.loads(r["certificate"])
+    if not isinstance(cert, dict):
+        raise ValueError(f"path: '{path}' is not a certificate (its JSON is a {type(cert).__name__}, not an object)")
     v = Verification(bool(r["ok"]), list(r["problems"]), list(r["checked"]), list(r["not_checked"]),
                      str(r["authenticity"]), _guarantees(cert))
     if replay:

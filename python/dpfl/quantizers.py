@@ -11,6 +11,9 @@ else raises TypeError instead of being copied silently. Keys: an int seed expand
 --seed` does, or 32 bytes. The same key, stream address (round, client, pair) and generator give
 the same bits as the C++ encoder. `threads` splits the work as in C++; the bits do not depend on it.
 """
+import operator
+import sys
+
 from . import _dpfl
 
 __all__ = ["LDPQ", "CorBinQ", "CoQ", "RandomizedResponse", "StoSign", "QuantizedGaussian", "CEPAM", "Message"]
@@ -18,15 +21,18 @@ __all__ = ["LDPQ", "CorBinQ", "CoQ", "RandomizedResponse", "StoSign", "Quantized
 
 def _buffer(x):
     """(a float32 view of x's own memory, a function that wraps a flat float32 array like x)."""
-    mod = type(x).__module__
-    if mod.startswith("torch"):
-        import torch
+    torch = sys.modules.get("torch")  # a tensor implies torch is imported; subclasses count
+    if torch is not None and isinstance(x, torch.Tensor):
         if x.device.type != "cpu" or x.dtype != torch.float32:
             raise TypeError("x: expected a float32 CPU tensor (use .float().cpu(): a copy, made by you)")
         if not x.is_contiguous():
             raise TypeError("x: expected a contiguous tensor (use .contiguous(): a copy, made by you)")
-        view = x.detach().numpy()  # shares memory
-        return view, (lambda flat: torch.from_numpy(flat).reshape(x.shape))
+        try:
+            view = x.detach().numpy()  # shares memory
+        except RuntimeError as e:  # e.g. a conjugate or negative view
+            raise TypeError(f"x: this tensor cannot be read in place ({e}); pass a plain tensor") from None
+        shape = tuple(x.shape)  # the shape at encode time: x may be resized or replaced later
+        return view, (lambda flat: torch.from_numpy(flat).reshape(shape))
     if hasattr(x, "__array_interface__") or hasattr(x, "__buffer__") or isinstance(x, memoryview):
         shape = getattr(x, "shape", None)
         return x, (lambda flat: flat.reshape(shape) if shape is not None else flat)
@@ -56,16 +62,25 @@ class Message:
         return self._wrap(self._decode(self._raw))
 
 
+def _integer(name, v, lo, hi, hi_text):
+    """v as a Python int (ints and integer types such as numpy.int64; not bool) in [lo, hi]."""
+    if isinstance(v, bool):
+        raise TypeError(f"{name}: expected an integer, got bool")
+    try:
+        i = operator.index(v)
+    except TypeError:
+        raise TypeError(f"{name}: expected an integer, got {type(v).__name__}") from None
+    if not lo <= i <= hi:
+        raise ValueError(f"{name}: must be an integer in [{lo}, {hi_text}], got {i}")
+    return i
+
+
 def _check_index(name, v):
-    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2 ** 32:
-        raise ValueError(f"{name}: must be an integer in [0, 2^32 - 1], got {v!r}")
-    return v
+    return _integer(name, v, 0, 2 ** 32 - 1, "2^32 - 1")
 
 
 def _threads(v):
-    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 1024:
-        raise ValueError(f"threads: must be an integer in [1, 1024], got {v!r}")
-    return v
+    return _integer("threads", v, 1, 256, "256")  # the C++ encoders' bound
 
 
 class _BinaryQuantizer:
@@ -73,7 +88,9 @@ class _BinaryQuantizer:
 
     def __init__(self, eps, c, r, d=0, px=0.5):
         self._q = _dpfl.quantizers.Binary(float(eps), float(c), float(r))
-        self._d, self._px = d, float(px)
+        self._d, self._px = _integer("d", d, 0, 62, "62"), float(px)
+        if self._px != 0.5:  # checked here, not at the first encode
+            raise ValueError(f"px: the production CoQ-FL path supports the codebook bias p_x = 1/2 only, got {px!r}")
 
     @property
     def alpha(self):
@@ -103,7 +120,7 @@ class CorBinQ(_BinaryQuantizer):
     _kind = 1
 
     def __init__(self, eps, c, r, d):
-        super().__init__(eps, c, r, d=int(d))
+        super().__init__(eps, c, r, d=d)
 
 
 class CoQ(_BinaryQuantizer):
@@ -111,7 +128,7 @@ class CoQ(_BinaryQuantizer):
     _kind = 2
 
     def __init__(self, eps, c, r, d, px=0.5):
-        super().__init__(eps, c, r, d=int(d), px=px)
+        super().__init__(eps, c, r, d=d, px=px)
 
 
 class _Bnn:
@@ -146,8 +163,7 @@ class QuantizedGaussian:
     `levels` levels on [-clip, clip]. `.bits` are the packed level indices."""
 
     def __init__(self, sigma, levels, clip):
-        if isinstance(levels, bool) or not isinstance(levels, int):
-            raise TypeError("levels: expected an integer")
+        levels = _integer("levels", levels, 0, 2 ** 32 - 1, "2^32 - 1")  # the library checks [2, 2^16]
         self._q = _dpfl.quantizers.Qgauss(float(sigma), levels, float(clip))
 
     @property
@@ -169,8 +185,7 @@ class CEPAM:
         if (noise == "gaussian") == (sigma is None) or (noise == "laplace") == (b is None):
             raise ValueError("give sigma for noise='gaussian', b for noise='laplace'")
         scale = sigma if noise == "gaussian" else b
-        if isinstance(lattice_dim, bool) or not isinstance(lattice_dim, int):
-            raise TypeError("lattice_dim: expected an integer")
+        lattice_dim = _integer("lattice_dim", lattice_dim, 0, 2 ** 31 - 1, "2^31 - 1")  # the library checks its range
         self._q = _dpfl.quantizers.Cepam(noise, lattice_dim, float(scale), float(c), float(clip))
 
     def encode(self, x, key, round=0, client=0, generator="chacha20"):

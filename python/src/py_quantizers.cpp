@@ -201,8 +201,15 @@ class Cepam {
     const std::span<const float> w = View(x, &msg.source_address);
     msg.ctx = Context(key, round, generator);
     msg.client = client;
-    py::gil_scoped_release release;
-    quant::CepamMessage m = quant::CepamEncode(cfg_, w, msg.ctx, client);
+    quant::CepamMessage m;
+    try {
+      py::gil_scoped_release release;
+      m = quant::CepamEncode(cfg_, w, msg.ctx, client);
+    } catch (const std::runtime_error& e) {
+      // The codec's configuration errors found while encoding (a layer's candidate set too large
+      // for the clip: the noise scale far below it) are bad arguments for the caller.
+      throw InvalidArgument(cfg_.kind == quant::CepamKind::kGaussian ? "sigma" : "b", e.what());
+    }
     msg.size = m.m;
     msg.bit_count = m.bits;
     msg.words = std::move(m.words);

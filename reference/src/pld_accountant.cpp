@@ -2,6 +2,7 @@
 #include "dpfl/ref/pld_accountant.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 #include "dpfl/validate.hpp"
 
@@ -86,11 +87,16 @@ DpEvent DpEvent::Composed(std::vector<DpEvent> events) {
 
 std::uint64_t DpEvent::Steps() const {
   switch (kind_) {
-    case Kind::kSelfComposed:
-      return count_ * parts_[0].Steps();
+    case Kind::kSelfComposed: {  // saturating at 2^64 − 1 (nested counts multiply)
+      const std::uint64_t inner = parts_[0].Steps();
+      return inner > UINT64_MAX / count_ ? UINT64_MAX : count_ * inner;
+    }
     case Kind::kComposed: {
       std::uint64_t n = 0;
-      for (const DpEvent& e : parts_) n += e.Steps();
+      for (const DpEvent& e : parts_) {
+        const std::uint64_t k = e.Steps();
+        n = k > UINT64_MAX - n ? UINT64_MAX : n + k;
+      }
       return n;
     }
     default:

@@ -2,6 +2,8 @@
 // is valid).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <stdexcept>
 
 #include "dpfl/ref/pld.hpp"
 #include "dpfl/validate.hpp"
@@ -46,7 +48,12 @@ Suffixes BuildSuffixes(const std::vector<double>& m, double r, bool upper_curve)
   return s;
 }
 
-Rational D(double x) { return Rational(x); }  // exact: a double is a dyadic rational
+// Exact: a double is a dyadic rational. A non-finite value (a composition whose masses overflowed,
+// e.g. far more compositions than the accountant's cap) is an error, never handed to GMP.
+Rational D(double x) {
+  if (!std::isfinite(x)) throw std::overflow_error("pld: a non-finite mass in the composed distribution (too many compositions?)");
+  return Rational(x);
+}
 
 // The pieces of a measure needed to evaluate δ at any ε: for ε ∈ [s_{j−1}, s_j] (s_k grid points
 // of the measure), δ(ε) = inf + T_j − e^{ε − s_j}·U_j.
@@ -61,7 +68,7 @@ struct CurveBound {
 
 CurveBound MakeCurve(const GridMeasure& m, const Rational& step, bool upper, mpfr_prec_t prec) {
   const Enclosure r = Exp(Enclosure(prec, Rational(-step)));
-  CurveBound c{&m, step, upper, Rational(D(m.infinity)) - Rational(D(m.deficit)), {}};
+  CurveBound c{&m, step, upper, D(m.infinity) - D(m.deficit), {}};
   // Upper curve subtracts e^{…}U: needs U from below (r_lo) and T from above.
   c.sfx = BuildSuffixes(m.mass, upper ? r.LoDouble() : r.HiDouble(), upper);
   return c;

@@ -98,6 +98,17 @@ TEST(PldAccountant, NothingComposedIsFreeAndBadInputIsNamed) {
   EXPECT_EQ(names([] { (void)pld::CalibrateGaussianSigma(1, R("1e-5"), 1, R("3/2")); }), "q");
 }
 
+// Steps() counts the single mechanisms: nested self-compositions multiply, compositions add, and
+// both saturate at 2^64 − 1 instead of wrapping (a wrapped count once let huge products through).
+TEST(PldAccountant, StepsMultiplyAddAndSaturate) {
+  const pld::DpEvent g = pld::DpEvent::Gaussian(Rational(1));
+  EXPECT_EQ(pld::DpEvent::SelfComposed(pld::DpEvent::SelfComposed(g, 1000), 3000).Steps(), 3000000u);
+  EXPECT_EQ(pld::DpEvent::Composed({g, pld::DpEvent::SelfComposed(g, 7)}).Steps(), 8u);
+  const pld::DpEvent big = pld::DpEvent::SelfComposed(pld::DpEvent::SelfComposed(g, std::uint64_t{1} << 40), std::uint64_t{1} << 40);
+  EXPECT_EQ(big.Steps(), UINT64_MAX);
+  EXPECT_EQ(pld::DpEvent::Composed({big, big}).Steps(), UINT64_MAX);
+}
+
 TEST(PldAccountant, DescribeNamesEveryPart) {
   const pld::DpEvent e = pld::DpEvent::Composed(
       {pld::DpEvent::PoissonSampled(R("1/100"), pld::DpEvent::Gaussian(R("11/10"))),
