@@ -30,6 +30,38 @@ void ParallelMemcpy(char* dst, const char* src, std::size_t bytes, int threads) 
   for (std::thread& th : pool) th.join();
 }
 
+// A read-only pass over the input (an xor of its 32-bit words per thread, kept in a volatile): the
+// physical limit of an encoder whose message is much smaller than its input.
+void ParallelRead(const float* src, std::size_t n, int threads) {
+  static volatile std::uint32_t sink = 0;
+  const auto pass = [src](std::size_t lo, std::size_t hi) {
+    std::uint32_t acc[16] = {};
+    std::size_t j = lo;
+    for (; j + 16 <= hi; j += 16)
+      for (int k = 0; k < 16; ++k) {
+        std::uint32_t v;
+        std::memcpy(&v, src + j + static_cast<std::size_t>(k), sizeof(v));
+        acc[k] ^= v;
+      }
+    std::uint32_t x = 0;
+    for (; j < hi; ++j) {
+      std::uint32_t v;
+      std::memcpy(&v, src + j, sizeof(v));
+      x ^= v;
+    }
+    for (std::uint32_t a : acc) x ^= a;
+    sink = sink ^ x;
+  };
+  if (threads <= 1) {
+    pass(0, n);
+    return;
+  }
+  std::vector<std::thread> pool;
+  const std::size_t t = static_cast<std::size_t>(threads);
+  for (std::size_t i = 0; i < t; ++i) pool.emplace_back([=] { pass(n * i / t, n * (i + 1) / t); });
+  for (std::thread& th : pool) th.join();
+}
+
 }  // namespace
 
 void ValidateQuantizerBenchOptions(const QuantizerBenchOptions& o) {
@@ -86,11 +118,14 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
   const auto memcpy_run = [&] {
     ParallelMemcpy(copy.data(), reinterpret_cast<const char*>(w.data()), copy.size(), o.threads);
   };
+  const auto read_run = [&] { ParallelRead(w.data(), w.size(), o.threads); };
   std::vector<Contender> contenders;
-  std::vector<std::size_t> memcpy_index, production_index;
+  std::vector<std::size_t> memcpy_index, read_index, production_index;
   for (const Production& p : production) {
     memcpy_index.push_back(contenders.size());
     contenders.push_back({memcpy_run});
+    read_index.push_back(contenders.size());
+    contenders.push_back({read_run});
     production_index.push_back(contenders.size());
     contenders.push_back({p.run});
   }
@@ -104,6 +139,8 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
   const std::vector<double> seconds = InterleavedBestSeconds(o.reps, contenders);
   double memcpy_s = 1e300;
   for (std::size_t i : memcpy_index) memcpy_s = std::min(memcpy_s, seconds[i]);
+  double read_s = 1e300;
+  for (std::size_t i : read_index) read_s = std::min(read_s, seconds[i]);
   std::vector<QuantizerBenchResult> results;
   for (std::size_t i = 0; i < production.size(); ++i) {
     QuantizerBenchResult r;
@@ -111,6 +148,7 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
     r.m = production[i].m;
     r.params_per_s = static_cast<double>(r.m) / seconds[production_index[i]];
     r.memcpy_params_per_s = static_cast<double>(o.m) / memcpy_s;
+    r.read_params_per_s = static_cast<double>(o.m) / read_s;
     if (torch_index[i]) r.libtorch_ops_params_per_s = static_cast<double>(r.m) / seconds[*torch_index[i]];
     results.push_back(r);
   }

@@ -1,6 +1,7 @@
 // `dpfl bench quantizers`: production encoders vs a LibTorch tensor-op implementation of the
-// same algorithm (as a PyTorch user would write it) vs a memcpy of the same input bytes, all
-// measured in the same process and run, reported as ratios (docs/benchmarks.md).
+// same algorithm (as a PyTorch user would write it) vs a memcpy of the same input bytes and a
+// read-only pass over them, all measured in the same process and run, reported as ratios
+// (docs/benchmarks.md). The encoders run on quant::fast::ActiveIsa() (the caller sets it).
 #pragma once
 
 #include <algorithm>
@@ -29,6 +30,7 @@ struct QuantizerBenchResult {
   double params_per_s = 0;                         // production path
   std::optional<double> libtorch_ops_params_per_s;  // absent when built without LibTorch
   double memcpy_params_per_s = 0;                  // memcpy of m·4 bytes with the same threads
+  double read_params_per_s = 0;                    // a read-only pass over the m·4 bytes, same threads
 };
 
 // The LibTorch baseline of one quantizer: encodes `m` parameters once (inputs prepared by the

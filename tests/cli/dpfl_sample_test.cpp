@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpfl/quant/isa.hpp"
 #include "dpfl/ref/bnn_laws.hpp"
 #include "dpfl/ref/cepam.hpp"
 #include "dpfl/ref/enclosure.hpp"
@@ -259,6 +260,47 @@ TEST(DpflBench, QuantizersBackendCudaFailsCleanlyOrReportsFractionOfCopy) {
     EXPECT_NE(r.err.find("--backend"), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+}
+
+// The instruction-set switch (dpfl/quant/isa.hpp): `bench quantizers --isa` reports the set it ran
+// on and the read-only pass next to memcpy; DPFL_ISA lowers the library's set for any command and
+// changes no bit (the same counts as the default set); a bad value is one clear line, exit 2.
+TEST(DpflBench, QuantizersIsaSwitchAndDpflIsaVariable) {
+  const json j = RunOk({"bench", "quantizers", "--isa", "baseline", "--m", "4096", "--reps", "1", "--json"});
+  ASSERT_FALSE(j.empty());
+  EXPECT_EQ(j["isa"], "baseline");
+  ASSERT_EQ(j["results"].size(), 8u);
+  for (const auto& row : j["results"]) {
+    EXPECT_GT(row["read_params_per_s"].get<double>(), 0.0) << row;
+    EXPECT_GT(row["fraction_of_read"].get<double>(), 0.0) << row;
+  }
+  const RunResult bad_flag = RunDpfl({"bench", "quantizers", "--isa", "sse9", "--m", "4096"});
+  EXPECT_EQ(bad_flag.exit_code, 2);
+  EXPECT_NE(bad_flag.err.find("--isa"), std::string::npos) << bad_flag.err;
+
+  const auto with_env = [](const std::string& isa, const std::vector<std::string>& args) {
+    std::vector<std::string> a = {"DPFL_ISA=" + isa, DPFL_BINARY};
+    a.insert(a.end(), args.begin(), args.end());
+    return dpfl::testing::RunProgram("/usr/bin/env", a, ::testing::TempDir());
+  };
+  const json best = RunOk(kLdpq);
+  for (const char* isa : {"baseline", "avx2", "avx512"}) {
+    const RunResult r = with_env(isa, kLdpq);
+    const bool supported = static_cast<int>(*dpfl::quant::fast::ParseIsa(isa)) <=
+                           static_cast<int>(dpfl::quant::fast::BestIsa());
+    if (supported) {
+      ASSERT_EQ(r.exit_code, 0) << isa << ": " << r.err;
+      EXPECT_EQ(json::parse(r.out)["counts"], best["counts"]) << isa;
+    } else {
+      EXPECT_EQ(r.exit_code, 2) << isa;
+      EXPECT_NE(r.err.find("not supported by this CPU"), std::string::npos) << r.err;
+    }
+  }
+  const RunResult bogus = with_env("sse9", kLdpq);
+  EXPECT_EQ(bogus.exit_code, 2);
+  EXPECT_EQ(bogus.out, "");
+  EXPECT_NE(bogus.err.find("DPFL_ISA"), std::string::npos) << bogus.err;
+  EXPECT_EQ(std::count(bogus.err.begin(), bogus.err.end(), '\n'), 1) << bogus.err;
 }
 
 // `dpfl bench aggregate` checks AccumulateMessages against the per-message loop inside the run

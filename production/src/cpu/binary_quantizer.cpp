@@ -74,10 +74,7 @@ void ValidateSharedBits(int d) {
 // The public encoders run the SIMD fast path (bit-identical to the scalar loops; see
 // fast_encoders.cpp and tests/unit/fast_encoder_test.cpp) on the widest instruction set.
 namespace {
-fast::Isa Isa() {
-  static const fast::Isa isa = fast::BestIsa();
-  return isa;
-}
+fast::Isa Isa() { return fast::ActiveIsa(); }
 }  // namespace
 
 void EncodeLdpq(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx, std::uint32_t client,

@@ -277,15 +277,6 @@ void RunJob(EncodeJob job, std::size_t m, std::span<std::uint64_t> bits, int thr
 
 }  // namespace
 
-Isa BestIsa() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("avx512bw"))
-    return Isa::kAvx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2")) return Isa::kAvx2;
-  return Isa::kBaseline;
-}
-
 void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
                     std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa) {
   ValidateOutputSize(w.size(), bits.size());

@@ -11,10 +11,7 @@
 
 namespace dpfl::quant {
 namespace {
-fast::Isa Isa() {
-  static const fast::Isa isa = fast::BestIsa();
-  return isa;
-}
+fast::Isa Isa() { return fast::ActiveIsa(); }
 }  // namespace
 
 RandomizedResponse MakeRandomizedResponse(double gamma) {

@@ -160,7 +160,7 @@ void NoiseStream::Refill() {
   // (2^35 is a multiple of 128, so a buffer below it never reaches it.)
   if (ctx_.generator == rng::Generator::kChaCha20 && index_ >= rng::kChaChaMaxIndex)
     throw std::overflow_error("NoiseStream: ChaCha20 stream exhausted (2^35 words)");
-  static const quant::fast::Isa isa = quant::fast::BestIsa();
+  const quant::fast::Isa isa = quant::fast::ActiveIsa();
   const std::uint64_t group = index_ >> 7;
   quant::fast::StreamWords128(ctx_, addr_, group, block_, isa);
   block_first_ = group << 7;

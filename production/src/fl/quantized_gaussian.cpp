@@ -67,7 +67,7 @@ std::size_t QgaussMessageWords(const QgaussGrid& grid, std::size_t size) {
 
 QgaussMessage QgaussEncode(const QgaussGrid& grid, std::span<const std::int64_t> q, const quant::StreamContext& ctx,
                            std::uint32_t client, int threads) {
-  return QgaussEncodeFast(grid, q, ctx, client, threads, quant::fast::BestIsa());
+  return QgaussEncodeFast(grid, q, ctx, client, threads, quant::fast::ActiveIsa());
 }
 
 QgaussMessage QgaussEncodeScalar(const QgaussGrid& grid, std::span<const std::int64_t> q, const quant::StreamContext& ctx,

@@ -8,14 +8,10 @@
 #include <span>
 
 #include "dpfl/quant/binary_quantizer.hpp"
+#include "dpfl/quant/isa.hpp"
 #include "dpfl/rng/streams.hpp"
 
 namespace dpfl::quant::fast {
-
-enum class Isa { kBaseline, kAvx2, kAvx512 };
-
-// The widest instruction set this CPU supports.
-Isa BestIsa();
 
 void EncodeLdpqFast(const BinaryLevels& levels, std::span<const float> w, const StreamContext& ctx,
                     std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa);
