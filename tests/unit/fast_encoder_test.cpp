@@ -146,8 +146,9 @@ TEST(FastEncoders, HeadTiesAreResolvedExactly) {
   std::cout << "compared " << compared << " tie-heavy encodings\n";
 }
 
-// The AVX-512 path screens the head comparison in single precision and decides a lane only when
-// its margin makes the answer certain (fast_encoders.cpp, FloatScreen). Here every weight puts
+// Every instruction set's path screens the head comparison in single precision and decides a lane
+// only when its margin makes the answer certain (simd_decisions.hpp, FloatScreen: 16 lanes per
+// instruction on AVX-512, 8 on AVX2, 4 on baseline x86-64). Here every weight puts
 // q·2^16 within ±0.25 of an edge of its own head's cell, where a margin that is too small would
 // flip bits; and one layer (|c| ≫ r) where the screen must refuse and the exact double
 // comparison runs instead. The heads give V's top 16 bits, except for the roles with
@@ -190,8 +191,8 @@ TEST(FastEncoders, WeightsAtTheEdgesOfTheHeadCellMatchTheScalarLoops) {
 // range, a second bad weight later on — the error names the first index and every output word
 // is 0, on every instruction set, for LDPQ and both roles.
 TEST(FastEncoders, NonFiniteWeightAnywhereNamesFirstIndexAndZeroesOutput) {
-  // The second levels make the AVX-512 single-precision screen refuse (|c| ≫ r), so the exact
-  // double comparison meets the bad lanes there.
+  // The second levels make the single-precision screen refuse (|c| ≫ r), so the exact double
+  // comparison meets the bad lanes there.
   for (const BinaryLevels& k : {MakeBinaryLevels(1.0, 0.0, 1.0), MakeBinaryLevels(2.0, 1000.0, 1e-3)}) {
     StreamContext ctx;
     ctx.generator = rng::Generator::kChaCha20;

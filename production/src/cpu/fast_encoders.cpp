@@ -18,8 +18,9 @@
 //
 // Work unit: 8 packed words = 512 parameters = the 16-bit heads in 16 ChaCha20 blocks or 64
 // Philox blocks per stream (8-bit heads: half of that). Unaligned or partial groups fall back to
-// the scalar loop. Three instruction-set versions (AVX-512 with intrinsics, AVX2 and baseline
-// x86-64 with GCC vector extensions) share one loop and are chosen at run time.
+// the scalar loop. Three instruction-set versions (AVX-512 with intrinsics and 16 ChaCha20 lanes;
+// AVX2 and baseline x86-64 with GCC vector extensions on one native register at a time, 8 and 4
+// ChaCha20 lanes) share one loop and are chosen at run time (dpfl/quant/isa.hpp: ActiveIsa).
 //
 // Files: simd_vectors.hpp (vector types), simd_generators.hpp (16-lane ChaCha20 / Philox),
 // simd_decisions.hpp (rules, head layouts, per-ISA comparison policies, the float screen), this
@@ -53,7 +54,7 @@ struct EncodeJob {
   Rule rule;
   int d;               // shared bits (roles only)
   int coarse;          // low bits of V >> 48 that the heads do not give (RoleHeadUnknownBits)
-  FloatScreen screen;  // AVX-512 single-precision screen (unusable → exact double comparison)
+  FloatScreen screen;  // single-precision screen (unusable → exact double comparison)
   // Set when a range met a NaN/±Inf weight (its words are then zeroed, never decided); the
   // entry point then reports the first such index. Checking as the weights stream through the
   // encoder saves the separate single-threaded pass over the input that ValidateWeights makes.
@@ -128,7 +129,7 @@ DPFL_ALWAYS_INLINE std::uint32_t Decide16(const EncodeJob& job, std::size_t firs
 // One stream's heads for the current group. With 16-bit heads a RawUniforms128 call holds one
 // group's 512 heads; with 8-bit heads it holds two groups' (1024 bytes) and is kept for the
 // second. `At(o)` is the head of parameter o of the group.
-template <bool kBytes>
+template <bool kBytes, int kLanes>
 struct GroupHeads {
   U64x8 raw[16] = {};
   std::size_t held = ~std::size_t{0};  // RawUniforms128 index in raw
@@ -136,7 +137,7 @@ struct GroupHeads {
   DPFL_ALWAYS_INLINE void Load(const StreamLanes& lanes, std::size_t group) {
     const std::size_t block = kBytes ? group / 2 : group;
     if (block != held) {
-      RawUniforms128(lanes, block, raw);
+      RawUniforms128<kLanes>(lanes, block, raw);
       held = block;
     }
     base = kBytes ? 512 * (group % 2) : 0;
@@ -146,8 +147,9 @@ struct GroupHeads {
   }
 };
 
-// Encodes packed words [word_lo, word_hi), both multiples of 8 (whole groups of 512 parameters).
-template <class Ops, Rule kRule, HeadLayout kHeads>
+// Encodes packed words [word_lo, word_hi), both multiples of 8 (whole groups of 512 parameters);
+// kLanes: the generator's ChaCha20 lanes per pass (RawUniforms128).
+template <class Ops, int kLanes, Rule kRule, HeadLayout kHeads>
 DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, std::size_t word_lo,
                                    std::size_t word_hi) {
   const bool need_shared = kRule != Rule::kLdpq && job.d > 0, need_priv = kRule == Rule::kLdpq || job.d < 16;
@@ -155,8 +157,8 @@ DPFL_ALWAYS_INLINE void EncodeBody(const EncodeJob& job, std::uint64_t* bits, st
   const std::uint32_t high = (0xffffu << (16 - shift)) & 0xffffu;
   const StreamLanes priv_lanes = MakeStreamLanes(*job.priv_ctx, job.priv_addr),
                     shared_lanes = MakeStreamLanes(*job.shared_ctx, job.shared_addr);
-  GroupHeads<kHeads.private_bytes> priv;
-  GroupHeads<kHeads.shared_bytes> shared;
+  GroupHeads<kHeads.private_bytes, kLanes> priv;
+  GroupHeads<kHeads.shared_bytes, kLanes> shared;
   for (std::size_t word = word_lo; word < word_hi; word += 8) {
     const std::size_t group = word / 8;
     // The group's 2 KiB of weights are requested before the heads are generated, so the loads
@@ -195,16 +197,16 @@ __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"), flatten)) void Enco
                                                                                           std::uint64_t* bits,
                                                                                           std::size_t lo,
                                                                                           std::size_t hi) {
-  EncodeBody<Avx512Ops, kRule, kHeads>(job, bits, lo, hi);
+  EncodeBody<Avx512Ops, 16, kRule, kHeads>(job, bits, lo, hi);
 }
 template <Rule kRule, HeadLayout kHeads>
 __attribute__((target("avx2,bmi2"))) void EncodeAvx2(const EncodeJob& job, std::uint64_t* bits, std::size_t lo,
                                                      std::size_t hi) {
-  EncodeBody<GenericOps, kRule, kHeads>(job, bits, lo, hi);
+  EncodeBody<GenericOps<8>, 8, kRule, kHeads>(job, bits, lo, hi);
 }
 template <Rule kRule, HeadLayout kHeads>
 void EncodeBaseline(const EncodeJob& job, std::uint64_t* bits, std::size_t lo, std::size_t hi) {
-  EncodeBody<GenericOps, kRule, kHeads>(job, bits, lo, hi);
+  EncodeBody<GenericOps<4>, 4, kRule, kHeads>(job, bits, lo, hi);
 }
 
 using EncodeFn = void (*)(const EncodeJob&, std::uint64_t*, std::size_t, std::size_t);

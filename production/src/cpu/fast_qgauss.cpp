@@ -46,12 +46,13 @@ DPFL_ALWAYS_INLINE std::uint32_t Rule(const RoundJob& job, std::int64_t n, std::
 }
 
 // Coordinates [128·lo, 128·hi): group i's coins are the raw uniforms 128·(first/128 + i) + w.
+template <int kLanes>
 DPFL_ALWAYS_INLINE void Body(const RoundJob& job, const StreamLanes& lanes, std::size_t first_group, std::size_t lo,
                              std::size_t hi) {
   U64x8 raw[16];
   std::uint64_t coins[128];
   for (std::size_t g = lo; g < hi; ++g) {
-    RawUniforms128(lanes, first_group + g, raw);
+    RawUniforms128<kLanes>(lanes, first_group + g, raw);
     std::memcpy(coins, raw, sizeof(coins));
     const std::int64_t* pos = job.position + 128 * g;
     std::uint32_t* out = job.index + 128 * g;
@@ -64,14 +65,14 @@ __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"), flatten)) void Body
                                                                                        const StreamLanes& lanes,
                                                                                        std::size_t fg, std::size_t lo,
                                                                                        std::size_t hi) {
-  Body(job, lanes, fg, lo, hi);
+  Body<16>(job, lanes, fg, lo, hi);
 }
 __attribute__((target("avx2,bmi2"))) void BodyAvx2(const RoundJob& job, const StreamLanes& lanes, std::size_t fg,
                                                    std::size_t lo, std::size_t hi) {
-  Body(job, lanes, fg, lo, hi);
+  Body<8>(job, lanes, fg, lo, hi);
 }
 void BodyBaseline(const RoundJob& job, const StreamLanes& lanes, std::size_t fg, std::size_t lo, std::size_t hi) {
-  Body(job, lanes, fg, lo, hi);
+  Body<4>(job, lanes, fg, lo, hi);
 }
 
 }  // namespace

@@ -49,15 +49,96 @@ __attribute__((noinline, cold)) bool ExactDecision(const RrJob& job, std::size_t
   return RrOutput(in_plus, v, job.flip_threshold);
 }
 
+// The 64 decisions of one packed word from its 64 heads: `below` holds StoSign's "+" (h < T >> 48)
+// or RR's "flip" (h < T_flip >> 48), `ties` the lanes whose head equals T >> 48 (decided exactly).
+struct WordMasks {
+  std::uint64_t below, ties;
+};
+
+// Portable form (GCC vector extensions), compiled for AVX2 (W = 8) and baseline x86-64 (W = 4):
+// one native register at a time (NativeVectors), the same float operations in the same order as
+// the scalar rule (see the file comment).
+template <int W>
+struct RrGenericOps {
+  using N = NativeVectors<W>;
+  static DPFL_ALWAYS_INLINE WordMasks StoSign64(const float* theta, const void* heads) {
+    WordMasks m{0, 0};
+    const typename N::F32 lo = typename N::F32{} - 1.0f, hi = typename N::F32{} + 1.0f;
+    for (int q = 0; q < 64 / W; ++q) {
+      typename N::F32 t;
+      std::memcpy(&t, theta + W * q, sizeof(t));
+      t = t < lo ? lo : (t > hi ? hi : t);
+      const typename N::F32 x = t * 32768.0f;
+      const typename N::F32 a = __builtin_convertvector(
+          HeadsW<W, false>(static_cast<const char*>(heads) + 2 * W * q) - 32768, typename N::F32);  // exact
+      const typename N::I32 plus = a + 1.0f <= x, le = a <= x;
+      m.below |= std::uint64_t{MaskBits<W>(plus)} << (W * q);
+      m.ties |= std::uint64_t{MaskBits<W>(le & ~plus)} << (W * q);
+    }
+    return m;
+  }
+  static DPFL_ALWAYS_INLINE WordMasks Rr64(const void* heads, std::uint32_t t16) {
+    WordMasks m{0, 0};
+    const std::int32_t t = static_cast<std::int32_t>(t16);  // heads and t16 < 2^16: signed compare is exact
+    for (int q = 0; q < 64 / W; ++q) {
+      const typename N::I32 v = HeadsW<W, false>(static_cast<const char*>(heads) + 2 * W * q);
+      m.below |= std::uint64_t{MaskBits<W>(v < t)} << (W * q);
+      m.ties |= std::uint64_t{MaskBits<W>(v == t)} << (W * q);
+    }
+    return m;
+  }
+};
+
+// AVX-512 form (intrinsics; inlined into the AVX-512 entry points by `flatten`). min/max equal the
+// scalar clip's ternaries on the finite latents the body sees (a group with a NaN/±Inf is rejected
+// before); the head conversions and a + 1 are exact.
+#define DPFL_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw")))
+struct RrAvx512Ops {
+  DPFL_AVX512 static inline WordMasks StoSign64(const float* theta, const void* heads) {
+    WordMasks m{0, 0};
+    const __m512 lo = _mm512_set1_ps(-1.0f), hi = _mm512_set1_ps(1.0f), one = _mm512_set1_ps(1.0f),
+                 scale = _mm512_set1_ps(32768.0f);
+    const __m512i offset = _mm512_set1_epi32(32768);
+    for (int q = 0; q < 4; ++q) {
+      const __m512 t = _mm512_max_ps(lo, _mm512_min_ps(hi, _mm512_loadu_ps(theta + 16 * q)));
+      const __m512 x = _mm512_mul_ps(t, scale);
+      const __m512i h = _mm512_cvtepu16_epi32(
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(static_cast<const char*>(heads) + 32 * q)));
+      const __m512 a = _mm512_cvtepi32_ps(_mm512_sub_epi32(h, offset));
+      const __mmask16 plus = _mm512_cmp_ps_mask(_mm512_add_ps(a, one), x, _CMP_LE_OQ);
+      const __mmask16 le = _mm512_cmp_ps_mask(a, x, _CMP_LE_OQ);
+      m.below |= std::uint64_t{plus} << (16 * q);
+      m.ties |= std::uint64_t{static_cast<std::uint16_t>(le & ~plus)} << (16 * q);
+    }
+    return m;
+  }
+  DPFL_AVX512 static inline WordMasks Rr64(const void* heads, std::uint32_t t16) {
+    const __m512i t = _mm512_set1_epi16(static_cast<short>(t16));
+    const __m512i h0 = _mm512_loadu_si512(heads), h1 = _mm512_loadu_si512(static_cast<const char*>(heads) + 64);
+    return {_mm512_cmplt_epu16_mask(h0, t) | (std::uint64_t{_mm512_cmplt_epu16_mask(h1, t)} << 32),
+            _mm512_cmpeq_epu16_mask(h0, t) | (std::uint64_t{_mm512_cmpeq_epu16_mask(h1, t)} << 32)};
+  }
+};
+
+// Head k (16 bits) of the 512 at `heads`.
+DPFL_ALWAYS_INLINE std::uint32_t HeadAt(const void* heads, std::size_t k) {
+  std::uint16_t v;
+  std::memcpy(&v, static_cast<const char*>(heads) + 2 * k, sizeof(v));
+  return v;
+}
+
 // Words [word_lo, word_hi), multiples of 8 and all full.
-template <bool kStoSign>
+template <class Ops, int kLanes, bool kStoSign>
 DPFL_ALWAYS_INLINE void Body(const RrJob& job, std::uint64_t* bits, std::size_t word_lo, std::size_t word_hi) {
   const StreamLanes lanes = MakeStreamLanes(*job.ctx, job.addr);
   const std::uint32_t t16 = static_cast<std::uint32_t>(job.flip_threshold >> 48);
-  U64x8 raw[16];
-  std::uint16_t heads[512];
+  U64x8 raw[16];  // the group's 512 heads: little-endian 16-bit chunks, head k at byte 2k
   for (std::size_t word = word_lo; word < word_hi; word += 8) {
     const std::size_t group = word / 8;
+    if constexpr (kStoSign) {
+      for (std::size_t line = 0; line < 512; line += 16) __builtin_prefetch(job.theta + group * 512 + line);
+    }
+    RawUniforms128<kLanes>(lanes, group, raw);
     if constexpr (kStoSign) {
       if (__builtin_expect(detail::AnyNonFinite(job.theta + group * 512, 512), 0)) {
         job.non_finite->store(true, std::memory_order_relaxed);
@@ -65,36 +146,25 @@ DPFL_ALWAYS_INLINE void Body(const RrJob& job, std::uint64_t* bits, std::size_t 
         continue;
       }
     }
-    RawUniforms128(lanes, group, raw);
-    std::memcpy(heads, raw, sizeof(heads));  // little-endian 16-bit chunks: head k = heads[k]
     for (std::size_t h = 0; h < 8; ++h) {
       const std::size_t first = group * 512 + 64 * h;
-      const std::uint16_t* hd = heads + 64 * h;
-      std::uint64_t below = 0, ties = 0;
+      const void* hd = reinterpret_cast<const char*>(raw) + 128 * h;
+      WordMasks m;
       if constexpr (kStoSign) {
-        const float* th = job.theta + first;
-        for (int k = 0; k < 64; ++k) {
-          const float t = th[k] < -1.0f ? -1.0f : (th[k] > 1.0f ? 1.0f : th[k]);
-          const float x = t * 32768.0f, a = static_cast<float>(static_cast<int>(hd[k]) - 32768);
-          const bool b = a + 1.0f <= x;
-          below |= std::uint64_t{b} << k;
-          ties |= std::uint64_t{!b && a <= x} << k;
-        }
+        m = Ops::StoSign64(job.theta + first, hd);
       } else {
-        for (int k = 0; k < 64; ++k) {
-          below |= std::uint64_t{hd[k] < t16} << k;
-          ties |= std::uint64_t{hd[k] == t16} << k;
-        }
+        m = Ops::Rr64(hd, t16);
       }
       const std::uint64_t in = kStoSign ? 0 : bits[word + h];
-      for (std::uint64_t t = ties; t != 0; t &= t - 1) {
+      for (std::uint64_t t = m.ties; t != 0; t &= t - 1) {
         const int k = __builtin_ctzll(t);
-        const bool decided = ExactDecision<kStoSign>(job, first + static_cast<std::size_t>(k), hd[k], ((in >> k) & 1u) != 0);
+        const bool decided = ExactDecision<kStoSign>(job, first + static_cast<std::size_t>(k),
+                                                     HeadAt(hd, static_cast<std::size_t>(k)), ((in >> k) & 1u) != 0);
         // StoSign: `below` holds "+"; RR: it holds "flip", so store the exact outcome as a flip.
         const bool set = kStoSign ? decided : (decided != (((in >> k) & 1u) != 0));
-        below = set ? (below | (std::uint64_t{1} << k)) : (below & ~(std::uint64_t{1} << k));
+        m.below = set ? (m.below | (std::uint64_t{1} << k)) : (m.below & ~(std::uint64_t{1} << k));
       }
-      bits[word + h] = kStoSign ? below : (in ^ below);
+      bits[word + h] = kStoSign ? m.below : (in ^ m.below);
     }
   }
 }
@@ -103,16 +173,16 @@ template <bool kStoSign>
 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"), flatten)) void BodyAvx512(const RrJob& job,
                                                                                        std::uint64_t* bits,
                                                                                        std::size_t lo, std::size_t hi) {
-  Body<kStoSign>(job, bits, lo, hi);
+  Body<RrAvx512Ops, 16, kStoSign>(job, bits, lo, hi);
 }
 template <bool kStoSign>
 __attribute__((target("avx2,bmi2"))) void BodyAvx2(const RrJob& job, std::uint64_t* bits, std::size_t lo,
                                                    std::size_t hi) {
-  Body<kStoSign>(job, bits, lo, hi);
+  Body<RrGenericOps<8>, 8, kStoSign>(job, bits, lo, hi);
 }
 template <bool kStoSign>
 void BodyBaseline(const RrJob& job, std::uint64_t* bits, std::size_t lo, std::size_t hi) {
-  Body<kStoSign>(job, bits, lo, hi);
+  Body<RrGenericOps<4>, 4, kStoSign>(job, bits, lo, hi);
 }
 
 using BodyFn = void (*)(const RrJob&, std::uint64_t*, std::size_t, std::size_t);

@@ -13,25 +13,26 @@
 namespace dpfl::quant::fast {
 namespace {
 
+template <int kLanes>
 DPFL_ALWAYS_INLINE void Words(const StreamContext& ctx, const rng::StreamAddress& addr, std::uint64_t group,
                               std::uint64_t out[128]) {
   const StreamLanes lanes = MakeStreamLanes(ctx, addr);
   U64x8 raw[16];
-  RawUniforms128(lanes, static_cast<std::size_t>(group), raw);
+  RawUniforms128<kLanes>(lanes, static_cast<std::size_t>(group), raw);
   std::memcpy(out, raw, sizeof(raw));
 }
 
 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"), flatten)) void WordsAvx512(
     const StreamContext& ctx, const rng::StreamAddress& addr, std::uint64_t group, std::uint64_t out[128]) {
-  Words(ctx, addr, group, out);
+  Words<16>(ctx, addr, group, out);
 }
 __attribute__((target("avx2,bmi2"))) void WordsAvx2(const StreamContext& ctx, const rng::StreamAddress& addr,
                                                    std::uint64_t group, std::uint64_t out[128]) {
-  Words(ctx, addr, group, out);
+  Words<8>(ctx, addr, group, out);
 }
 void WordsBaseline(const StreamContext& ctx, const rng::StreamAddress& addr, std::uint64_t group,
                    std::uint64_t out[128]) {
-  Words(ctx, addr, group, out);
+  Words<4>(ctx, addr, group, out);
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ struct LaneMasks {
   std::uint32_t non_finite;   // lanes whose weight is NaN/±Inf (policies with kFlagsNonFinite)
 };
 
-// Single-precision screen of the head comparison (AVX-512 path). With Q = q·2^16 the double
+// Single-precision screen of the head comparison (every instruction set). With Q = q·2^16 the double
 // value the scalar path computes (q = 0.5 ± (clip(w) − c)·inv), T16 = T >> 48 = ⌊clamp(Q, 0,
 // 65535)⌋, and V16 a multiple of S = 2^coarse (its low coarse bits are unknown, set to 0). The
 // screen computes R = 32768 + (clip_f(w) − c_f)·s_f in float, 16 lanes per instruction instead
@@ -113,61 +113,69 @@ FloatScreen MakeFloatScreen(const BinaryLevels& k, bool minus, int coarse) {
   return f;
 }
 
-// Portable form (GCC vector extensions), compiled for AVX2 and baseline x86-64.
+// Portable form (GCC vector extensions), compiled for AVX2 (W = 8) and baseline x86-64 (W = 4):
+// 16 lanes as 16/W native registers (NativeVectors). With a usable FloatScreen the certain lanes
+// are decided in single precision, W per instruction, exactly as Avx512Ops does; otherwise the
+// thresholds are computed in registers of W/2 doubles. Heads and thresholds lie in [0, 2^16), so
+// signed 32-bit comparisons are exact.
+template <int W>
 struct GenericOps {
+  using N = NativeVectors<W>;
   static constexpr bool kFlagsNonFinite = false;  // EncodeBody scans each group first instead
-  static DPFL_ALWAYS_INLINE I32x8 TopThreshold8(const BinaryLevels& k, const float* w, bool minus) {
-    F32x8 wf;
-    std::memcpy(&wf, w, sizeof(wf));
-    F64x8 x = __builtin_convertvector(wf, F64x8);
-    const F64x8 lo = F64x8{} + k.lo, hi = F64x8{} + k.hi;
-    x = x < lo ? lo : (x > hi ? hi : x);
-    const F64x8 prod = (x - k.c) * k.inv_two_r_alpha;
-    F64x8 q16 = (minus ? 0.5 - prod : 0.5 + prod) * 65536.0;
-    const F64x8 zero = F64x8{}, top = F64x8{} + 65535.0;
-    q16 = q16 > zero ? q16 : zero;
-    q16 = q16 < top ? q16 : top;
-    return __builtin_convertvector(q16, I32x8);
-  }
-  // Bit i = lane i of an all-ones/all-zeros mask: narrow to bytes, then gather each byte's top
-  // bit with the multiply trick ((x & 0x8040…01)·0x0101…01 collects bit i of byte i in the top
-  // byte, carry-free).
-  static DPFL_ALWAYS_INLINE std::uint32_t LaneBits(I32x16 m) {
-    const U8x16 bytes = __builtin_convertvector(m, U8x16);
-    std::uint64_t half[2];
-    std::memcpy(half, &bytes, sizeof(half));
-    constexpr std::uint64_t kPick = 0x8040201008040201ull, kSum = 0x0101010101010101ull;
-    return static_cast<std::uint32_t>((((half[0] & kPick) * kSum) >> 56) |
-                                      ((((half[1] & kPick) * kSum) >> 56) << 8));
-  }
-  // 16 heads as 32-bit lanes: 16-bit heads as they are, 8-bit heads as b << 8.
-  template <bool kBytes>
-  static DPFL_ALWAYS_INLINE U32x16 Heads16(const void* h) {
-    if constexpr (kBytes) {
-      U8x16 b;
-      std::memcpy(&b, h, sizeof(b));
-      return __builtin_convertvector(b, U32x16) << 8;
-    } else {
-      U16x16 b;
-      std::memcpy(&b, h, sizeof(b));
-      return __builtin_convertvector(b, U32x16);
+  // T >> 48 of W weights (see LaneMasks), W/2 at a time in double.
+  static DPFL_ALWAYS_INLINE typename N::I32 TopThreshold(const BinaryLevels& k, const float* w, bool minus) {
+    typename N::I32h half[2];
+    for (int h = 0; h < 2; ++h) {
+      typename N::F32h wf;
+      std::memcpy(&wf, w + h * (W / 2), sizeof(wf));
+      typename N::F64h x = __builtin_convertvector(wf, typename N::F64h);
+      const typename N::F64h lo = typename N::F64h{} + k.lo, hi = typename N::F64h{} + k.hi;
+      x = x < lo ? lo : (x > hi ? hi : x);
+      const typename N::F64h prod = (x - k.c) * k.inv_two_r_alpha;
+      typename N::F64h q16 = (minus ? 0.5 - prod : 0.5 + prod) * 65536.0;
+      const typename N::F64h zero = typename N::F64h{}, top = typename N::F64h{} + 65535.0;
+      q16 = q16 > zero ? q16 : zero;
+      q16 = q16 < top ? q16 : top;
+      half[h] = __builtin_convertvector(q16, typename N::I32h);
     }
+    typename N::I32 t;
+    std::memcpy(&t, half, sizeof(t));
+    return t;
   }
   template <Rule kRule, HeadLayout kHeads>
-  static DPFL_ALWAYS_INLINE LaneMasks Compare16(const BinaryLevels& k, const FloatScreen& /*screen: AVX-512 only*/,
-                                                const float* w, const void* sh, const void* pr, std::uint32_t high,
-                                                int shift, int coarse) {
-    const U32x16 p = Heads16<kHeads.private_bytes>(pr);
-    U32x16 v = p;
-    if constexpr (kRule != Rule::kLdpq) v = (Heads16<kHeads.shared_bytes>(sh) & high) | (p >> shift);
-    const I32x8 t_lo = TopThreshold8(k, w, kRule == Rule::kQ2), t_hi = TopThreshold8(k, w + 8, kRule == Rule::kQ2);
-    U32x16 t = reinterpret_cast<U32x16>(
-        __builtin_shufflevector(t_lo, t_hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    if constexpr (kHeads.private_bytes) {
-      v >>= coarse;
-      t >>= coarse;
+  static DPFL_ALWAYS_INLINE LaneMasks Compare16(const BinaryLevels& k, const FloatScreen& screen, const float* w,
+                                                const void* sh, const void* pr, std::uint32_t high, int shift,
+                                                int coarse) {
+    LaneMasks m{0, 0, 0};
+    for (int c = 0; c < 16 / W; ++c) {
+      const int head_bytes_p = kHeads.private_bytes ? 1 : 2, head_bytes_s = kHeads.shared_bytes ? 1 : 2;
+      const typename N::I32 p = HeadsW<W, kHeads.private_bytes>(static_cast<const char*>(pr) + head_bytes_p * W * c);
+      typename N::I32 v = p;
+      if constexpr (kRule != Rule::kLdpq)
+        v = (HeadsW<W, kHeads.shared_bytes>(static_cast<const char*>(sh) + head_bytes_s * W * c) &
+             static_cast<std::int32_t>(high)) |
+            (p >> shift);
+      if (screen.usable) {  // FloatScreen, W lanes per instruction: the same proof as Avx512Ops
+        typename N::F32 x;
+        std::memcpy(&x, w + W * c, sizeof(x));
+        const typename N::F32 lo = typename N::F32{} + screen.lo, hi = typename N::F32{} + screen.hi;
+        x = x < lo ? lo : (x > hi ? hi : x);
+        const typename N::F32 r = (x - screen.c) * screen.s + 32768.0f;
+        const typename N::F32 vf = __builtin_convertvector(v, typename N::F32);  // exact: V16 < 2^16
+        const typename N::I32 below = (r - screen.step_plus_m) >= vf, above = (r + screen.m) < vf;
+        m.below |= MaskBits<W>(below) << (W * c);
+        m.ties |= MaskBits<W>(~(below | above)) << (W * c);
+        continue;
+      }
+      typename N::I32 t = TopThreshold(k, w + W * c, kRule == Rule::kQ2);
+      if constexpr (kHeads.private_bytes) {
+        v >>= coarse;
+        t >>= coarse;
+      }
+      m.below |= MaskBits<W>(v < t) << (W * c);
+      m.ties |= MaskBits<W>(v == t) << (W * c);
     }
-    return {LaneBits(reinterpret_cast<I32x16>(v < t)), LaneBits(reinterpret_cast<I32x16>(v == t)), 0};
+    return m;
   }
 };
 

@@ -12,6 +12,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "dpfl/quant/binary_quantizer.hpp"
 #include "dpfl/rng/streams.hpp"
@@ -20,11 +22,28 @@
 namespace dpfl::quant::fast {
 namespace {  // NOLINT(google-build-namespaces): see above
 
-DPFL_ALWAYS_INLINE void QuarterRound(U32x16& a, U32x16& b, U32x16& c, U32x16& d) {
-  a += b; d ^= a; d = Rotl(d, 16);
-  c += d; b ^= c; b = Rotl(b, 12);
-  a += b; d ^= a; d = Rotl(d, 8);
-  c += d; b ^= c; b = Rotl(b, 7);
+// ChaCha20's quarter round on vectors of any width (lane = block).
+template <class V>
+DPFL_ALWAYS_INLINE void QuarterRound(V& a, V& b, V& c, V& d) {
+  a += b; d ^= a; d = (d << 16) | (d >> 16);
+  c += d; b ^= c; b = (b << 12) | (b >> 20);
+  a += b; d ^= a; d = (d << 8) | (d >> 24);
+  c += d; b ^= c; b = (b << 7) | (b >> 25);
+}
+
+// The 20 rounds (10 double rounds) on the state x, one block per lane.
+template <class V>
+DPFL_ALWAYS_INLINE void ChaChaRounds(V x[16]) {
+  for (int round = 0; round < 10; ++round) {
+    QuarterRound(x[0], x[4], x[8], x[12]);
+    QuarterRound(x[1], x[5], x[9], x[13]);
+    QuarterRound(x[2], x[6], x[10], x[14]);
+    QuarterRound(x[3], x[7], x[11], x[15]);
+    QuarterRound(x[0], x[5], x[10], x[15]);
+    QuarterRound(x[1], x[6], x[11], x[12]);
+    QuarterRound(x[2], x[7], x[8], x[13]);
+    QuarterRound(x[3], x[4], x[9], x[14]);
+  }
 }
 
 // One butterfly stage of a 16×16 transpose of 32-bit elements (rows = vectors): for the row
@@ -65,6 +84,8 @@ DPFL_ALWAYS_INLINE void TransposeStages(U32x16 x[16]) {
 struct StreamLanes {
   rng::Generator generator;
   U32x16 chacha_rows[16];
+  U32x8 chacha_rows8[2][16];  // the same rows as two 8-lane halves (blocks 0–7, 8–15): AVX2
+  U32x4 chacha_rows4[4][16];  // and as four 4-lane quarters: baseline x86-64 (SSE2)
   U64x8 philox_round, philox_entity;
   std::uint32_t philox_k0, philox_k1;
 };
@@ -83,6 +104,10 @@ StreamLanes MakeStreamLanes(const StreamContext& ctx, const rng::StreamAddress& 
     rows[15][b] = static_cast<std::uint32_t>(addr.purpose);
   }
   std::memcpy(lanes.chacha_rows, rows, sizeof(rows));
+  for (int i = 0; i < 16; ++i) {
+    for (int h = 0; h < 2; ++h) std::memcpy(&lanes.chacha_rows8[h][i], &rows[i][8 * h], sizeof(U32x8));
+    for (int h = 0; h < 4; ++h) std::memcpy(&lanes.chacha_rows4[h][i], &rows[i][4 * h], sizeof(U32x4));
+  }
   std::uint64_t round[8], entity[8];
   std::fill(round, round + 8, std::uint64_t{addr.round});
   std::fill(entity, entity + 8, std::uint64_t{addr.entity});
@@ -100,16 +125,7 @@ DPFL_ALWAYS_INLINE void ChaCha16Blocks(const StreamLanes& lanes, std::uint32_t f
   U32x16 x[16];
   for (int i = 0; i < 16; ++i) x[i] = lanes.chacha_rows[i];
   x[12] += first_block;
-  for (int round = 0; round < 10; ++round) {
-    QuarterRound(x[0], x[4], x[8], x[12]);
-    QuarterRound(x[1], x[5], x[9], x[13]);
-    QuarterRound(x[2], x[6], x[10], x[14]);
-    QuarterRound(x[3], x[7], x[11], x[15]);
-    QuarterRound(x[0], x[5], x[10], x[15]);
-    QuarterRound(x[1], x[6], x[11], x[12]);
-    QuarterRound(x[2], x[7], x[8], x[13]);
-    QuarterRound(x[3], x[4], x[9], x[14]);
-  }
+  ChaChaRounds(x);
   for (int i = 0; i < 16; ++i) x[i] += lanes.chacha_rows[i];  // x[w] lane b = word w of block b
   x[12] += first_block;
   TransposeStages<8>(x);
@@ -117,6 +133,69 @@ DPFL_ALWAYS_INLINE void ChaCha16Blocks(const StreamLanes& lanes, std::uint32_t f
   TransposeStages<2>(x);
   TransposeStages<1>(x);  // x[b] lane w = word w of block b
   std::memcpy(out, x, sizeof(x));
+}
+
+// The same 16 blocks in two passes of 8 lanes (AVX2: 16 ymm registers hold one pass's state,
+// where the 16-lane form would spill every round) or four passes of 4 lanes (SSE2). Each pass
+// transposes its words back to blocks with the butterfly stages of TransposeStage (8 × 8 or 4 × 4
+// blocks of 32-bit words) and stores block b's 64 bytes at out[b].
+template <int G, class V>
+DPFL_ALWAYS_INLINE void TransposeStageNarrow(V& a, V& b) {
+  V na, nb;
+  if constexpr (sizeof(V) == 32) {
+    if constexpr (G == 4) {
+      na = __builtin_shufflevector(a, b, 0, 1, 2, 3, 8, 9, 10, 11);
+      nb = __builtin_shufflevector(a, b, 4, 5, 6, 7, 12, 13, 14, 15);
+    } else if constexpr (G == 2) {
+      na = __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13);
+      nb = __builtin_shufflevector(a, b, 2, 3, 10, 11, 6, 7, 14, 15);
+    } else {
+      na = __builtin_shufflevector(a, b, 0, 8, 2, 10, 4, 12, 6, 14);
+      nb = __builtin_shufflevector(a, b, 1, 9, 3, 11, 5, 13, 7, 15);
+    }
+  } else {
+    if constexpr (G == 2) {
+      na = __builtin_shufflevector(a, b, 0, 1, 4, 5);
+      nb = __builtin_shufflevector(a, b, 2, 3, 6, 7);
+    } else {
+      na = __builtin_shufflevector(a, b, 0, 4, 2, 6);
+      nb = __builtin_shufflevector(a, b, 1, 5, 3, 7);
+    }
+  }
+  a = na;
+  b = nb;
+}
+
+// Transposes the kLanes × kLanes block of rows x[0 … kLanes) in place.
+template <int kLanes, class V>
+DPFL_ALWAYS_INLINE void TransposeSquare(V* x) {
+  if constexpr (kLanes == 8) {
+    for (int r = 0; r < 8; ++r)
+      if ((r & 4) == 0) TransposeStageNarrow<4>(x[r], x[r + 4]);
+  }
+  for (int r = 0; r < kLanes; ++r)
+    if ((r & 2) == 0) TransposeStageNarrow<2>(x[r], x[r + 2]);
+  for (int r = 0; r < kLanes; ++r)
+    if ((r & 1) == 0) TransposeStageNarrow<1>(x[r], x[r + 1]);
+}
+
+template <int kLanes>
+DPFL_ALWAYS_INLINE void ChaChaBlocksNarrow(const StreamLanes& lanes, std::uint32_t first_block, U64x8 out[16]) {
+  using V = std::conditional_t<kLanes == 8, U32x8, U32x4>;
+  for (int pass = 0; pass < 16 / kLanes; ++pass) {
+    const V* rows = kLanes == 8 ? reinterpret_cast<const V*>(lanes.chacha_rows8[pass])
+                                : reinterpret_cast<const V*>(lanes.chacha_rows4[pass]);
+    V x[16];
+    for (int i = 0; i < 16; ++i) x[i] = rows[i];
+    x[12] += first_block;
+    ChaChaRounds(x);
+    for (int i = 0; i < 16; ++i) x[i] += rows[i];
+    x[12] += first_block;
+    for (int q = 0; q < 16; q += kLanes) TransposeSquare<kLanes>(x + q);  // x[q + b] = words q … of block b
+    char* dst = reinterpret_cast<char*>(out) + 64 * kLanes * pass;
+    for (int b = 0; b < kLanes; ++b)
+      for (int q = 0; q < 16; q += kLanes) std::memcpy(dst + 64 * b + 4 * q, &x[q + b], sizeof(V));
+  }
 }
 
 // Philox4x32-10 (Random123 round function and Weyl key schedule) on 8 counters per vector,
@@ -156,9 +235,17 @@ DPFL_ALWAYS_INLINE void Philox64Blocks(const StreamLanes& lanes, std::uint64_t f
 // 16-bit chunk j % 4 of raw uniform j / 4), so vector v read as 32 little-endian 16-bit lanes is
 // heads 512·i + 32·v + (0…31); with 8-bit heads they are the heads of parameters 1024·i … + 1023
 // in byte order.
+//
+// kLanes: the ChaCha20 lanes per pass — 16 (AVX-512), 8 (AVX2) or 4 (baseline); the words are the
+// same for every width.
+template <int kLanes = 16>
 DPFL_ALWAYS_INLINE void RawUniforms128(const StreamLanes& lanes, std::size_t i, U64x8 out[16]) {
   if (lanes.generator == rng::Generator::kChaCha20) {
-    ChaCha16Blocks(lanes, static_cast<std::uint32_t>(i * 16), out);
+    if constexpr (kLanes == 16) {
+      ChaCha16Blocks(lanes, static_cast<std::uint32_t>(i * 16), out);
+    } else {
+      ChaChaBlocksNarrow<kLanes>(lanes, static_cast<std::uint32_t>(i * 16), out);
+    }
   } else {
     Philox64Blocks(lanes, static_cast<std::uint64_t>(i) * 64, out);
   }
