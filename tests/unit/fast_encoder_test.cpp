@@ -261,3 +261,37 @@ TEST(AccumulateMessages, EqualsPerBitSumOnEveryIsaAndThreadCount) {
 
 }  // namespace
 }  // namespace dpfl::quant
+
+namespace dpfl::quant {
+namespace {
+
+// dpfl/quant/isa.hpp: names round-trip, unknown names are refused, SetActiveIsa moves ActiveIsa
+// (which the public encoders use) and refuses what this CPU lacks; the encoders' bits do not
+// depend on it.
+TEST(Isa, NamesSwitchAndRefusal) {
+  for (fast::Isa isa : {fast::Isa::kAvx512, fast::Isa::kAvx2, fast::Isa::kBaseline})
+    EXPECT_EQ(fast::ParseIsa(fast::IsaName(isa)), isa);
+  EXPECT_FALSE(fast::ParseIsa("AVX2").has_value());
+  EXPECT_FALSE(fast::ParseIsa("").has_value());
+  const fast::Isa before = fast::ActiveIsa();
+  const BinaryLevels k = MakeBinaryLevels(1.0, 0.0, 1.0);
+  std::vector<float> w(64 * 40 + 5);
+  for (std::size_t j = 0; j < w.size(); ++j) w[j] = static_cast<float>(std::sin(0.37 * static_cast<double>(j)));
+  StreamContext ctx;
+  std::vector<std::uint64_t> reference(PackedWords(w.size()));
+  EncodeLdpq(k, w, ctx, 2, reference);
+  for (fast::Isa isa : SupportedIsas()) {
+    fast::SetActiveIsa(isa);
+    EXPECT_EQ(fast::ActiveIsa(), isa);
+    std::vector<std::uint64_t> bits(PackedWords(w.size()));
+    EncodeLdpq(k, w, ctx, 2, bits);
+    EXPECT_EQ(bits, reference) << fast::IsaName(isa);
+  }
+  if (fast::BestIsa() != fast::Isa::kAvx512) {
+    EXPECT_THROW(fast::SetActiveIsa(fast::Isa::kAvx512), InvalidArgument);
+  }
+  fast::SetActiveIsa(before);
+}
+
+}  // namespace
+}  // namespace dpfl::quant

@@ -1,6 +1,6 @@
 // The decision layer of the fast CPU path: which rule and head layout a loop compiles for, the
-// per-lane comparison of the heads with T >> 48 (GenericOps for AVX2/baseline, Avx512Ops with
-// the proven single-precision screen), each reporting the ties that must be decided exactly.
+// per-lane comparison of the heads with T >> 48 (GenericOps<W> for AVX2/baseline, Avx512Ops; both
+// with the proven single-precision screen), each reporting the ties that must be decided exactly.
 //
 // Private to the fast CPU path: included by fast_encoders.cpp (and the vector types by
 // fast_accumulate.cpp) only. Everything is in an anonymous namespace on purpose — internal
