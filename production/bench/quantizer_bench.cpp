@@ -10,6 +10,7 @@
 
 #include "dpfl/error.hpp"
 #include "dpfl/fl/quantized_gaussian.hpp"
+#include "dpfl/fl/table_discrete_noise.hpp"
 #include "dpfl/quant/binary_quantizer.hpp"
 #include "dpfl/quant/randomized_response.hpp"
 
@@ -91,6 +92,8 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
   const std::size_t qm = std::min<std::size_t>(o.m, std::size_t{1} << 20);
   const fl::QgaussGrid qgrid = fl::MakeQgaussGrid({0.03, 16, 1.0});
   const std::vector<std::int64_t> qin = fl::QgaussClipToGrid(qgrid, std::span<const float>(w.data(), qm));
+  const fl::TableDiscreteNoise table = fl::TableDiscreteNoise::Gaussian(qgrid.sigma2);
+  std::vector<std::int64_t> table_out(qm);
   struct Production {
     std::string name;
     std::function<void()> run;
@@ -109,6 +112,8 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
       {"qgauss", [&] { (void)fl::QgaussEncode(qgrid, qin, ctx, 5, o.threads); }, qm},
       {"qgauss-scalar", [&] { (void)fl::QgaussEncodeScalar(qgrid, qin, ctx, 5, o.threads); }, qm},
       {"qgauss-noise", [&] { (void)fl::QgaussNoisy(qgrid, qin, ctx, 5, o.threads); }, qm},
+      // The same law N_Z(0, s²) from the table sampler (one word per sample, table_discrete_noise.hpp).
+      {"dgauss-table", [&] { fl::SampleTableNoise(table, ctx, 5, table_out, o.threads); }, qm},
   };
   const std::vector<TorchBaseline> torch = MakeTorchBaselines(o.m, o.threads, o.d);
   // Each round runs memcpy right before every production encoder (so the baseline gets one

@@ -269,7 +269,7 @@ TEST(DpflBench, QuantizersIsaSwitchAndDpflIsaVariable) {
   const json j = RunOk({"bench", "quantizers", "--isa", "baseline", "--m", "4096", "--reps", "1", "--json"});
   ASSERT_FALSE(j.empty());
   EXPECT_EQ(j["isa"], "baseline");
-  ASSERT_EQ(j["results"].size(), 8u);
+  ASSERT_EQ(j["results"].size(), 9u);
   for (const auto& row : j["results"]) {
     EXPECT_GT(row["read_params_per_s"].get<double>(), 0.0) << row;
     EXPECT_GT(row["fraction_of_read"].get<double>(), 0.0) << row;

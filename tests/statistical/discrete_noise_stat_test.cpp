@@ -9,9 +9,9 @@
 //    (Laplace, edges round(j·t/8), |j| ≤ 64) or 96 (Gaussian, round(j·σ/8), |j| ≤ 48) intervals
 //    plus the two tails; cells with expected count < 5 are pooled (tests/testing/stat.hpp).
 //  * Test: Pearson X² goodness of fit, p-value from χ²(dof); every case uses its own fixed key.
-//  * Family, at family-wise false-alarm probability α = 10^−3: N = 23 sampler cases (13 parameter
+//  * Family, at family-wise false-alarm probability α = 10^−3: N = 27 sampler cases (13 parameter
 //    points, both generators, the fast and the GMP path, two controls of the mutant harness, and
-//    8 cases of the table sampler, two with every draw forced through its tail),
+//    12 cases of the table sampler, three with every draw forced through its tail),
 //    Holm–Bonferroni at α·N/(N + 1), plus the end-to-end EncodeClient noise (laplace and gaussian,
 //    Bonferroni inside) at α/(N + 1). With other keys the family fails with probability ≤ α
 //    (DISABLED_FalseAlarmRateWithOtherKeys reruns the sampler cases with K = DPFL_STAT_SEEDS,
@@ -41,7 +41,7 @@
 
 #include "dpfl/fl/discrete_noise.hpp"
 #include "dpfl/fl/mechanisms.hpp"
-#include "dpfl/fl/table_discrete_gaussian.hpp"
+#include "dpfl/fl/table_discrete_noise.hpp"
 #include "dpfl/fl/stream_util.hpp"
 #include "dpfl/ref/discrete_noise.hpp"
 #include "testing/stat.hpp"
@@ -305,29 +305,33 @@ std::vector<NullCase> NullCases() {
   const fl::DiscreteGaussian g253(harness_g.param);
   cases.push_back({"harness gaussian s2=25/3 (control)", harness_g,
                    [g253](NoiseStream& s) { return HarnessGaussian(s, g253, false); }, G::kPhilox4x32});
-  // The table sampler (dpfl/fl/table_discrete_gaussian.hpp): its first word and its rare further
+  // The table sampler (dpfl/fl/table_discrete_noise.hpp): its first word and its rare further
   // words read from the same stream here. Cell widths 1 (small σ) to 2^25 (σ ≈ 2^32), the seed-003
   // scale (σ ≈ 14746: cells of 64, sub-cells of 4, lazy MPFR comparisons in the bands), and every
   // draw forced through the tail (first word in [A, A + R): a proposal beyond K·c, almost always
   // rejected and redrawn, so the law must still be exact).
-  const auto table = [&](std::string name, Ratio128 s2, G gen, bool tail) {
-    const auto t = std::make_shared<const fl::TableDiscreteGaussian>(s2);
+  const auto table = [&](std::string name, const Law& law, G gen, bool tail) {
+    const auto t = std::make_shared<const fl::TableDiscreteNoise>(law.gaussian ? fl::TableDiscreteNoise::Gaussian(law.param) : fl::TableDiscreteNoise::Laplace(law.param));
     Sampler sampler;
     if (tail) {
       sampler = [t](NoiseStream& s) { return t->Sample(t->staircase_area() + s.Next() % t->tail_area(), s); };
     } else {
       sampler = [t](NoiseStream& s) { return t->Sample(s.Next(), s); };
     }
-    cases.push_back({std::move(name), Gaussian(s2), sampler, gen});
+    cases.push_back({std::move(name), law, sampler, gen});
   };
-  table("table s2=1/4", {1, 4}, G::kChaCha20, false);
-  table("table s2=25/3", {25, 3}, G::kPhilox4x32, false);
-  table("table s2=10000", {10000, 1}, G::kChaCha20, false);
-  table("table s2=217444516 (seed 003)", {217444516, 1}, G::kPhilox4x32, false);
-  table("table mechanism eps=1", MechanismLaw(fl::MechanismKind::kGaussian, 1.0), G::kChaCha20, false);
-  table("table s2~2^64", {(one << 64) - 59, 1}, G::kPhilox4x32, false);
-  table("table s2=25/3, every draw via the tail", {25, 3}, G::kChaCha20, true);
-  table("table s2=217444516, every draw via the tail", {217444516, 1}, G::kPhilox4x32, true);
+  table("table s2=1/4", Gaussian({1, 4}), G::kChaCha20, false);
+  table("table s2=25/3", Gaussian({25, 3}), G::kPhilox4x32, false);
+  table("table s2=10000", Gaussian({10000, 1}), G::kChaCha20, false);
+  table("table s2=217444516 (seed 003)", Gaussian({217444516, 1}), G::kPhilox4x32, false);
+  table("table gaussian mechanism eps=1", Gaussian(MechanismLaw(fl::MechanismKind::kGaussian, 1.0)), G::kChaCha20, false);
+  table("table s2~2^64", Gaussian({(one << 64) - 59, 1}), G::kPhilox4x32, false);
+  table("table s2=25/3, every draw via the tail", Gaussian({25, 3}), G::kChaCha20, true);
+  table("table s2=217444516, every draw via the tail", Gaussian({217444516, 1}), G::kPhilox4x32, true);
+  table("table laplace t=1/3", Laplace({1, 3}), G::kChaCha20, false);
+  table("table laplace t=37/5", Laplace({37, 5}), G::kPhilox4x32, false);
+  table("table laplace t=100000", Laplace({100000, 1}), G::kChaCha20, false);
+  table("table laplace t=37/5, every draw via the tail", Laplace({37, 5}), G::kPhilox4x32, true);
   return cases;
 }
 
@@ -359,11 +363,13 @@ std::vector<Mutant> Mutants() {
                [g = fl::DiscreteGaussian(Ratio128{25, 3})](NoiseStream& s) { return HarnessGaussian(s, g, true); }});
   m.push_back({"gaussian s2 off by +10% (s2=10000)", Gaussian({10000, 1}),
                [g = fl::DiscreteGaussian(Ratio128{11000, 1})](NoiseStream& s) { return g.Sample(s); }});
-  const auto t11 = std::make_shared<const fl::TableDiscreteGaussian>(Ratio128{11000, 1});
+  const auto t11 = std::make_shared<const fl::TableDiscreteNoise>(fl::TableDiscreteNoise::Gaussian(Ratio128{11000, 1}));
   m.push_back({"table s2 off by +10% (s2=10000)", Gaussian({10000, 1}),
                [t11](NoiseStream& s) { return t11->Sample(s.Next(), s); }});
+  const auto tl = std::make_shared<const fl::TableDiscreteNoise>(fl::TableDiscreteNoise::Laplace(Ratio128{37 * 11, 50}));
+  m.push_back({"table laplace t off by +10% (t=37/5)", Laplace({37, 5}), [tl](NoiseStream& s) { return tl->Sample(s.Next(), s); }});
   // A table whose every word ≥ A is answered with 0 instead of a redraw (the rejection forgotten).
-  const auto t253 = std::make_shared<const fl::TableDiscreteGaussian>(Ratio128{25, 3});
+  const auto t253 = std::make_shared<const fl::TableDiscreteNoise>(fl::TableDiscreteNoise::Gaussian(Ratio128{25, 3}));
   m.push_back({"table: rejected words return 0 (s2=25/3)", Gaussian({25, 3}), [t253](NoiseStream& s) {
                  const std::uint64_t u = s.Next();
                  return u >= t253->staircase_area() ? std::int64_t{0} : t253->Sample(u, s);

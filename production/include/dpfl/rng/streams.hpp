@@ -51,6 +51,8 @@ enum class Purpose : std::uint32_t {
   kCepamDither = 10,  // CEPAM dithers V_{j,i} (seed 002 §3.3), entity = client id, index ((i−1)N + j)n + l
   kQgaussNoise = 11,     // quantized Gaussian noise N_Z(0, s²) (seed 003 Alg. 1 l. 8), entity = client id, chunk h from index h·2^20
   kQgaussRounding = 12,  // quantized Gaussian rounding coins (seed 003 Def. 1), entity = client id, index = coordinate
+  kTableNoiseFirst = 13,  // the table sampler's first word per coordinate (SampleTableNoise), index = coordinate
+  kTableNoiseSlow = 14,   // the table sampler's further words, chunk h from index h·2^20
 };
 
 struct StreamKey {

@@ -1,6 +1,6 @@
-// See dpfl/fl/table_discrete_gaussian.hpp: the staircase, its exact construction (MPFR enclosures
+// See dpfl/fl/table_discrete_noise.hpp: the staircase, its exact construction (MPFR enclosures
 // with directed rounding, integer checks of the tail's domination) and the lazy comparisons.
-#include "dpfl/fl/table_discrete_gaussian.hpp"
+#include "dpfl/fl/table_discrete_noise.hpp"
 
 #include <gmp.h>
 #include <mpfr.h>
@@ -10,6 +10,8 @@
 #include <string>
 
 #include "dpfl/error.hpp"
+#include "dpfl/fl/qgauss_rules.hpp"  // QgaussForChunks
+#include "dpfl/quant/fast_encoders.hpp"
 
 namespace dpfl::fl {
 namespace {
@@ -39,18 +41,23 @@ void SetU128(mpz_t out, Uint128 x) {
   mpz_add_ui(out, out, static_cast<unsigned long>(static_cast<std::uint64_t>(x)));
 }
 
-// [lo, hi] ∋ λ·exp(−z²·den/(2·num)) at precision prec (directed roundings: exp is decreasing in
-// its argument, so hi uses the argument rounded down and exp rounded up, lo the reverse).
-void Enclose(const Ratio128& s2, std::int64_t lam_mant, int lam_exp, std::int64_t z, mpfr_prec_t prec, mpfr_t lo,
-             mpfr_t hi) {
+// [lo, hi] ∋ λ·f(z) at precision prec, f(z) = exp(−φ(z)) with the exact rational exponent
+// φ(z) = z²·den/(2·num) (Gaussian, σ² = num/den) or |z|·den/num (Laplace, t = num/den). Directed
+// roundings: exp is decreasing in φ, so hi uses φ rounded down and exp rounded up, lo the reverse.
+void Enclose(bool gaussian, const Ratio128& p, std::int64_t lam_mant, int lam_exp, std::int64_t z, mpfr_prec_t prec,
+             mpfr_t lo, mpfr_t hi) {
   Mpz n, d;
   mpz_set_si(n.v, z);
-  mpz_mul(n.v, n.v, n.v);
+  if (gaussian) {
+    mpz_mul(n.v, n.v, n.v);
+  } else {
+    mpz_abs(n.v, n.v);
+  }
   Mpz den;
-  SetU128(den.v, s2.den);
-  mpz_mul(n.v, n.v, den.v);            // z²·den
-  SetU128(d.v, s2.num);
-  mpz_mul_2exp(d.v, d.v, 1);           // 2·num
+  SetU128(den.v, p.den);
+  mpz_mul(n.v, n.v, den.v);  // z²·den or |z|·den
+  SetU128(d.v, p.num);
+  if (gaussian) mpz_mul_2exp(d.v, d.v, 1);  // 2·num or num
   Mpfr t_lo(prec), t_hi(prec), exact(static_cast<mpfr_prec_t>(mpz_sizeinbase(n.v, 2) + 2));
   mpfr_set_z(exact.v, n.v, MPFR_RNDN);  // exact: enough bits
   mpfr_div_z(t_lo.v, exact.v, d.v, MPFR_RNDD);
@@ -81,55 +88,68 @@ std::uint64_t Floor64(mpfr_t x) {
 
 }  // namespace
 
-TableDiscreteGaussian::TableDiscreteGaussian(const Ratio128& sigma2) : sigma2_(sigma2) {
+TableDiscreteNoise TableDiscreteNoise::Gaussian(const Ratio128& sigma2) { return TableDiscreteNoise(true, sigma2); }
+TableDiscreteNoise TableDiscreteNoise::Laplace(const Ratio128& t) { return TableDiscreteNoise(false, t); }
+
+TableDiscreteNoise::TableDiscreteNoise(bool gaussian, const Ratio128& param) : gaussian_(gaussian), param_(param) {
   const Uint128 two64 = static_cast<Uint128>(1) << 64;
-  if (sigma2.num == 0 || sigma2.den == 0 || sigma2.num >= two64 || sigma2.den >= two64)
-    throw InvalidArgument("sigma2", "must be num/den with num, den in [1, 2^64), got " + ToString(sigma2));
-  const double s2 = static_cast<double>(sigma2.num) / static_cast<double>(sigma2.den);
-  const double sigma = std::sqrt(s2);
-  // c = 2^b ≤ max(1, σ/128).
-  b_ = sigma >= 256.0 ? static_cast<int>(std::floor(std::log2(sigma / 128.0))) : 0;
+  const std::string name = gaussian ? "sigma2" : "t";
+  if (param.num == 0 || param.den == 0 || param.num >= two64 || param.den >= two64)
+    throw InvalidArgument(name, "must be num/den with num, den in [1, 2^64), got " + ToString(param));
+  const double v = static_cast<double>(param.num) / static_cast<double>(param.den);
+  const double scale = gaussian ? std::sqrt(v) : v;  // σ or t
+  // c = 2^b ≤ max(1, scale/128).
+  b_ = scale >= 256.0 ? static_cast<int>(std::floor(std::log2(scale / 128.0))) : 0;
   const std::int64_t c = std::int64_t{1} << b_;
   // λ (a 20-bit mantissa times a power of two): the staircase's area near 2^64·(1 − 2^−5), from a
   // double estimate of Σ_cells c·max f; the exact areas below lower it if needed.
-  const double mass = sigma >= 4.0 ? sigma * std::sqrt(2.0 * M_PI) + static_cast<double>(c)
-                                   : [&] {
-                                       double m = 1.0;
-                                       for (int zz = 1; zz < 64; ++zz) m += 2.0 * std::exp(-zz * zz / (2.0 * s2));
-                                       return m;
-                                     }();
+  double mass = 1.0;  // Σ_z f(z) in double
+  if (gaussian) {
+    if (scale >= 4.0) {
+      mass = scale * std::sqrt(2.0 * M_PI);
+    } else {
+      for (int zz = 1; zz < 64; ++zz) mass += 2.0 * std::exp(-zz * zz / (2.0 * v));
+    }
+  } else {
+    const double q = std::exp(-1.0 / v);
+    mass = (1.0 + q) / (1.0 - q);
+  }
+  mass += static_cast<double>(c);  // the staircase's excess, at most about one cell of height λ
   const double lambda_d = std::ldexp(1.0, 64) * (1.0 - 0x1p-5) / (mass * (1.0 + 0x1p-6));
   lambda_exp_ = static_cast<int>(std::floor(std::log2(lambda_d))) - 19;
   lambda_mant_ = static_cast<std::int64_t>(std::ldexp(lambda_d, -lambda_exp_));
   // K: λ f(K·c) < 1 proven (MPFR upper end); a smaller λ later keeps it true.
   Mpfr lo(128), hi(128);
-  k_ = static_cast<std::int64_t>(std::ceil(sigma * std::sqrt(2.0 * std::log(lambda_d)) / static_cast<double>(c))) + 1;
+  const double reach = gaussian ? scale * std::sqrt(2.0 * std::log(lambda_d)) : scale * std::log(lambda_d);
+  k_ = static_cast<std::int64_t>(std::ceil(reach / static_cast<double>(c))) + 1;
   for (;; ++k_) {
-    Enclose(sigma2_, lambda_mant_, lambda_exp_, k_ * c, 128, lo.v, hi.v);
+    Enclose(gaussian_, param_, lambda_mant_, lambda_exp_, k_ * c, 128, lo.v, hi.v);
     if (mpfr_cmp_ui(hi.v, 1) < 0) break;
   }
-  // Tail cells c_t = 2^bt with K·c·c_t/σ² ≥ ln 2, checked exactly: K·c·c_t·den·10^19 ≥ L·num with
-  // L = 6931471805599453095 > 10^19·ln 2.
+  // Tail cells c_t = 2^bt on which f falls by at least half, checked exactly with L =
+  // 6931471805599453095 > 10^19·ln 2: Gaussian K·c·c_t/σ² ≥ ln 2, i.e. K·c·c_t·den·10^19 ≥ L·num
+  // (f(z + j·c_t)/f(K·c) ≤ exp(−K·c·j·c_t/σ²)); Laplace c_t/t ≥ ln 2, i.e. c_t·den·10^19 ≥ L·num.
   tail_bits_ = 0;
   for (;; ++tail_bits_) {
-    if (tail_bits_ > 62) throw InvalidArgument("sigma2", "too large for the table sampler: " + ToString(sigma2));
+    if (tail_bits_ > 62) throw InvalidArgument(name, "too large for the table sampler: " + ToString(param));
     Mpz lhs, rhs;
-    mpz_set_si(lhs.v, k_ * c);
+    mpz_set_si(lhs.v, gaussian ? k_ * c : 1);
     mpz_mul_2exp(lhs.v, lhs.v, static_cast<mp_bitcnt_t>(tail_bits_));
     Mpz den;
-    SetU128(den.v, sigma2_.den);
+    SetU128(den.v, param_.den);
     mpz_mul(lhs.v, lhs.v, den.v);
     mpz_mul_ui(lhs.v, lhs.v, 10000000000000000000ul);
-    SetU128(rhs.v, sigma2_.num);
+    SetU128(rhs.v, param_.num);
     mpz_mul_ui(rhs.v, rhs.v, 6931471805599453095ul);
     if (mpz_cmp(lhs.v, rhs.v) >= 0) break;
   }
   tail_area_bits_ = std::max(40, tail_bits_ + 2);  // R ≥ 4·c_t, so e(z) ≥ 1 > λ f on the first tail cell
-  if (tail_area_bits_ > 62) throw InvalidArgument("sigma2", "too large for the table sampler: " + ToString(sigma2));
+  if (tail_area_bits_ > 62) throw InvalidArgument(name, "too large for the table sampler: " + ToString(param));
   const Uint128 tail_area = static_cast<Uint128>(1) << tail_area_bits_;
   // λ·f at the sub-cell grid |p| = j·w, j = 0 … K·S (w = c/S, S = 2^sub_bits), enclosed by a
-  // recurrence with directed roundings: f((j + 1)w) = f(jw)·r_j, r_j = exp(−(2j + 1)w²/(2σ²)),
-  // r_{j+1} = r_j·ρ, ρ = exp(−w²/σ²) — two multiplications per point instead of an exponential, the
+  // recurrence with directed roundings: f((j + 1)w) = f(jw)·r_j with, for the Gaussian,
+  // r_j = exp(−(2j + 1)w²/(2σ²)), r_{j+1} = r_j·ρ, ρ = exp(−w²/σ²), and for the Laplace r_j = exp(−w/t)
+  // — two multiplications per point instead of an exponential, the
   // enclosure widening by a few ulps of 128 bits per step. The grid bounds every sub-cell: for
   // z ∈ [p, p + w − 1] on the right of 0, f(p + w) ≤ f(z) ≤ f(p); on the left, mirrored.
   sub_bits_ = std::min(b_, 4);
@@ -140,10 +160,16 @@ TableDiscreteGaussian::TableDiscreteGaussian(const Ratio128& sigma2) : sigma2_(s
     Mpfr f_lo(128), f_hi(128), r_lo(128), r_hi(128), rho_lo(128), rho_hi(128), scaled(128);
     mpfr_set_ui(f_lo.v, 1, MPFR_RNDN);
     mpfr_set_ui(f_hi.v, 1, MPFR_RNDN);
-    // r_0 = exp(−w²/(2σ²)) = f(w) with λ = 1; ρ = exp(−w²/σ²) = f(w)² with λ = 1.
-    Enclose(sigma2_, 1, 0, w, 128, r_lo.v, r_hi.v);
-    mpfr_sqr(rho_lo.v, r_lo.v, MPFR_RNDD);
-    mpfr_sqr(rho_hi.v, r_hi.v, MPFR_RNDU);
+    // r_0 = f(w) with λ = 1. Gaussian: ρ = exp(−w²/σ²) = f(w)²; Laplace: f(w(j + 1)) = f(wj)·f(w),
+    // so r stays f(w) (ρ = 1).
+    Enclose(gaussian_, param_, 1, 0, w, 128, r_lo.v, r_hi.v);
+    if (gaussian_) {
+      mpfr_sqr(rho_lo.v, r_lo.v, MPFR_RNDD);
+      mpfr_sqr(rho_hi.v, r_hi.v, MPFR_RNDU);
+    } else {
+      mpfr_set_ui(rho_lo.v, 1, MPFR_RNDN);
+      mpfr_set_ui(rho_hi.v, 1, MPFR_RNDN);
+    }
     for (std::int64_t j = 0; j < points; ++j) {
       mpfr_mul_si(scaled.v, f_lo.v, static_cast<long>(lambda_mant_), MPFR_RNDD);
       mpfr_mul_2si(scaled.v, scaled.v, lambda_exp_, MPFR_RNDN);
@@ -214,15 +240,15 @@ TableDiscreteGaussian::TableDiscreteGaussian(const Ratio128& sigma2) : sigma2_(s
   }
 }
 
-double TableDiscreteGaussian::StaircaseFraction() const { return std::ldexp(static_cast<double>(cum_.back()), -64); }
+double TableDiscreteNoise::StaircaseFraction() const { return std::ldexp(static_cast<double>(cum_.back()), -64); }
 
-double TableDiscreteGaussian::BandFraction() const {
+double TableDiscreteNoise::BandFraction() const {
   double band = 0;
   for (std::size_t i = 0; i < sub_lo_.size(); ++i) band += static_cast<double>(sub_up_[i] - sub_lo_[i]);
   return std::ldexp(band, b_ - sub_bits_ - 64);
 }
 
-std::int64_t TableDiscreteGaussian::Sample(std::uint64_t u, NoiseStream& slow) const {
+std::int64_t TableDiscreteNoise::Sample(std::uint64_t u, NoiseStream& slow) const {
   const std::uint64_t area = cum_.back();
   const std::uint64_t mask = (kOne << b_) - 1;
   for (;;) {
@@ -243,14 +269,14 @@ std::int64_t TableDiscreteGaussian::Sample(std::uint64_t u, NoiseStream& slow) c
   }
 }
 
-bool TableDiscreteGaussian::Band(std::int64_t z, std::uint64_t y, NoiseStream& slow) const {
+bool TableDiscreteNoise::Band(std::int64_t z, std::uint64_t y, NoiseStream& slow) const {
   return LazyBelow(z, y, 0, slow);
 }
 
 // A proposal under the tail envelope: a sign, j with P(j) = 2^−(j+1) (the zeros before the first
 // one in the stream's bits), an offset uniform in [0, c_t); then accepted iff e(z)·W < λ f(z), e(z) =
 // R/(c_t·2^{j+2}) = 2^{R bits − bt − j − 2}.
-bool TableDiscreteGaussian::Tail(NoiseStream& slow, std::int64_t* z) const {
+bool TableDiscreteNoise::Tail(NoiseStream& slow, std::int64_t* z) const {
   const std::uint64_t w = slow.Next();
   const bool negative = (w & 1) != 0;
   std::uint64_t bits = w >> 1;
@@ -268,7 +294,7 @@ bool TableDiscreteGaussian::Tail(NoiseStream& slow, std::int64_t* z) const {
   const std::uint64_t offset = tail_bits_ == 0 ? 0 : slow.Next() >> (64 - tail_bits_);
   const std::int64_t start = k_ * (std::int64_t{1} << b_);
   if (j > 60 - tail_bits_ || start > (std::int64_t{1} << 61))
-    throw std::overflow_error("TableDiscreteGaussian: a tail draw beyond 2^62 (an output outside int64 is never returned)");
+    throw std::overflow_error("TableDiscreteNoise: a tail draw beyond 2^62 (an output outside int64 is never returned)");
   const std::int64_t magnitude = start + (j << tail_bits_) + static_cast<std::int64_t>(offset);
   *z = negative ? -(magnitude + 1) : magnitude;
   return LazyBelow(*z, 0, tail_area_bits_ - tail_bits_ - static_cast<int>(j) - 2, slow);
@@ -279,10 +305,10 @@ bool TableDiscreteGaussian::Tail(NoiseStream& slow, std::int64_t* z) const {
 // wider than a quarter of V's interval. X_lo = a + 2^e·v/2^k and X_hi = a + 2^e·(v + 1)/2^k are
 // exact at the precision used; X_hi ≤ lo ⇒ accept, X_lo ≥ hi ⇒ reject. λ f(z) is irrational for
 // z ≠ 0 and V continuous, so this ends with probability 1.
-bool TableDiscreteGaussian::LazyBelow(std::int64_t z, std::uint64_t a, int e, NoiseStream& slow) const {
+bool TableDiscreteNoise::LazyBelow(std::int64_t z, std::uint64_t a, int e, NoiseStream& slow) const {
   mpfr_prec_t prec = 128;
   Mpfr lo(prec), hi(prec), width(64), xlo(64), xhi(64);
-  Enclose(sigma2_, lambda_mant_, lambda_exp_, z, prec, lo.v, hi.v);
+  Enclose(gaussian_, param_, lambda_mant_, lambda_exp_, z, prec, lo.v, hi.v);
   Mpz v;
   long k = 0;
   for (;;) {
@@ -302,15 +328,38 @@ bool TableDiscreteGaussian::LazyBelow(std::int64_t z, std::uint64_t a, int e, No
     mpfr_sub(width.v, hi.v, lo.v, MPFR_RNDU);
     mpfr_mul_2si(width.v, width.v, 2 + k - e, MPFR_RNDU);  // 4·(hi − lo) / (2^e / 2^k)
     if (mpfr_cmp_ui(width.v, 1) > 0) {
-      if (prec > 1 << 20) throw std::runtime_error("TableDiscreteGaussian: precision limit in a lazy comparison");
+      if (prec > 1 << 20) throw std::runtime_error("TableDiscreteNoise: precision limit in a lazy comparison");
       prec *= 2;
-      Enclose(sigma2_, lambda_mant_, lambda_exp_, z, prec, lo.v, hi.v);
+      Enclose(gaussian_, param_, lambda_mant_, lambda_exp_, z, prec, lo.v, hi.v);
     } else {
       mpz_mul_2exp(v.v, v.v, 64);
       mpz_add_ui(v.v, v.v, static_cast<unsigned long>(slow.Next()));
       k += 64;
     }
   }
+}
+
+void SampleTableNoise(const TableDiscreteNoise& table, const quant::StreamContext& ctx, std::uint32_t entity,
+                      std::span<std::int64_t> out, int threads) {
+  constexpr std::size_t kChunk = 4096;
+  constexpr std::uint64_t kChunkWords = std::uint64_t{1} << 20;
+  if (out.size() > (std::size_t{1} << 27))
+    throw InvalidArgument("m", "the table sampler's streams address at most 2^27 coordinates, got " + std::to_string(out.size()));
+  const rng::StreamAddress first{ctx.round, entity, rng::Purpose::kTableNoiseFirst};
+  const rng::StreamAddress further{ctx.round, entity, rng::Purpose::kTableNoiseSlow};
+  const quant::fast::Isa isa = quant::fast::ActiveIsa();
+  QgaussForChunks(out.size(), threads, [&](std::size_t h) {
+    const std::size_t lo = h * kChunk, count = std::min(out.size() - lo, kChunk);
+    NoiseStream slow(ctx, further, static_cast<std::uint64_t>(h) * kChunkWords);
+    std::uint64_t words[128];
+    for (std::size_t g = 0; g < count; g += 128) {
+      quant::fast::StreamWords128(ctx, first, (lo + g) / 128, words, isa);
+      const std::size_t n = std::min<std::size_t>(128, count - g);
+      for (std::size_t k = 0; k < n; ++k) out[lo + g + k] = table.Sample(words[k], slow);
+    }
+    if (slow.index() > static_cast<std::uint64_t>(h + 1) * kChunkWords)
+      throw std::overflow_error("SampleTableNoise: chunk " + std::to_string(h) + " used more than 2^20 further words");
+  });
 }
 
 }  // namespace dpfl::fl
