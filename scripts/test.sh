@@ -34,7 +34,7 @@ run_fuzz() {  # clang + libFuzzer, fuzz targets only
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" -DDPFL_CUDA=OFF -DDPFL_TORCH=OFF -DDPFL_WERROR=ON >/dev/null
   echo "== build (fuzz)"
   # The quantizer targets and the parsers of untrusted bytes (fuzz/README.md).
-  cmake --build build-fuzz -j "$JOBS" --target fuzz_quantizer_inputs fuzz_quantizer_bias fuzz_bnn_encoders fuzz_cepam_codec fuzz_qgauss \
+  cmake --build build-fuzz -j "$JOBS" --target fuzz_quantizer_inputs fuzz_quantizer_bias fuzz_bnn_encoders fuzz_cepam_codec fuzz_qgauss fuzz_table_noise \
     fuzz_idx_loader fuzz_cifar_loader fuzz_train_config fuzz_certificate fuzz_exact_number fuzz_pld_files fuzz_round_wire \
     fuzz_check_protocol
   echo "== test (fuzz)"

@@ -114,7 +114,9 @@ TableDiscreteNoise::TableDiscreteNoise(bool gaussian, const Ratio128& param) : g
     const double q = std::exp(-1.0 / v);
     mass = (1.0 + q) / (1.0 - q);
   }
-  mass += static_cast<double>(c);  // the staircase's excess, at most about one cell of height λ
+  // The staircase's excess over Σ f: at most 2c·f(0) (monotone on each side of 0) for cells wider
+  // than one integer; with c = 1 the heights are ⌈λ f(z)⌉, an excess below one unit per cell.
+  if (c > 1) mass += 2.0 * static_cast<double>(c);
   const double lambda_d = std::ldexp(1.0, 64) * (1.0 - 0x1p-5) / (mass * (1.0 + 0x1p-6));
   lambda_exp_ = static_cast<int>(std::floor(std::log2(lambda_d))) - 19;
   lambda_mant_ = static_cast<std::int64_t>(std::ldexp(lambda_d, -lambda_exp_));
