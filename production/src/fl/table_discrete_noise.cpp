@@ -111,13 +111,14 @@ TableDiscreteNoise::TableDiscreteNoise(bool gaussian, const Ratio128& param) : g
       for (int zz = 1; zz < 64; ++zz) mass += 2.0 * std::exp(-zz * zz / (2.0 * v));
     }
   } else {
-    const double q = std::exp(-1.0 / v);
-    mass = (1.0 + q) / (1.0 - q);
+    mass = (1.0 + std::exp(-1.0 / v)) / -std::expm1(-1.0 / v);  // Σ e^{−|z|/t}; expm1: no 1 − 1 for large t
   }
   // The staircase's excess over Σ f: at most 2c·f(0) (monotone on each side of 0) for cells wider
   // than one integer; with c = 1 the heights are ⌈λ f(z)⌉, an excess below one unit per cell.
   if (c > 1) mass += 2.0 * static_cast<double>(c);
   const double lambda_d = std::ldexp(1.0, 64) * (1.0 - 0x1p-5) / (mass * (1.0 + 0x1p-6));
+  // Heights need resolution: λ ≥ 2^20 (σ up to about 2^41, t up to about 2^42).
+  if (!(lambda_d >= 0x1p20)) throw InvalidArgument(name, "too large for the table sampler (scale above about 2^41), got " + ToString(param));
   lambda_exp_ = static_cast<int>(std::floor(std::log2(lambda_d))) - 19;
   lambda_mant_ = static_cast<std::int64_t>(std::ldexp(lambda_d, -lambda_exp_));
   // K: λ f(K·c) < 1 proven (MPFR upper end); a smaller λ later keeps it true.

@@ -37,7 +37,8 @@
 // replacements, V's bits, the tail's draws — from `slow`, in order. The output is a pure function
 // of `first` and the words of `slow`.
 //
-// Domain: σ² or t = num/den with num, den ∈ [1, 2^64); InvalidArgument("sigma2" / "t") otherwise
+// Domain: σ² or t = num/den with num, den ∈ [1, 2^64), and a scale small enough for heights with
+// 20 bits of resolution (λ ≥ 2^20: σ or t up to about 2^41); InvalidArgument("sigma2" / "t") otherwise
 // (the Laplace baselines' t = N/ε_p, with its 76-bit numerator, is outside: it keeps CKS). An
 // output outside int64 (a tail draw beyond 2^62, probability far below 2^−1000) throws
 // std::overflow_error rather than change the law, as the CKS samplers do.
