@@ -105,10 +105,7 @@ std::vector<QuantizerBenchResult> RunQuantizerBench(const QuantizerBenchOptions&
       {"coq", [&] { quant::EncodeCoq(levels, w, o.d, quant::PairRole::kQ2, 0.5, ctx, 7, 2, bits, o.threads); }, o.m},
       // seed 004: StoSign of the latents (Alg. B), and the whole client upload RR(StoSign) (Alg. B + C)
       {"stosign", [&] { quant::EncodeStoSign(w, ctx, 3, bits, o.threads); }, o.m},
-      {"bnn-upload", [&] {
-         quant::EncodeStoSign(w, ctx, 3, bits, o.threads);
-         quant::ApplyRandomizedResponse(rr, o.m, ctx, 3, bits, o.threads);
-       }, o.m},
+      {"bnn-upload", [&] { quant::EncodeBnnUpload(quant::Binarizer::kStoSign, &rr, w, ctx, 3, bits, o.threads); }, o.m},
       {"qgauss", [&] { (void)fl::QgaussEncode(qgrid, qin, ctx, 5, o.threads); }, qm},
       {"qgauss-scalar", [&] { (void)fl::QgaussEncodeScalar(qgrid, qin, ctx, 5, o.threads); }, qm},
       {"qgauss-noise", [&] { (void)fl::QgaussNoisy(qgrid, qin, ctx, 5, o.threads); }, qm},

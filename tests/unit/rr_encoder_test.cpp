@@ -107,6 +107,15 @@ TEST(RrValidation, BadGammaAndNonFiniteLatentsAreRejected) {
             EXPECT_NE(std::string(e.what()).find("theta[" + std::to_string(where) + "]"), std::string::npos) << e.what();
           }
           for (std::uint64_t w : bits) EXPECT_EQ(w, 0u);
+          // The fused upload: the same contract.
+          std::vector<std::uint64_t> up(PackedWords(m), 0x5555u);
+          try {
+            fast::EncodeBnnUploadFast(theta, MakeRandomizedResponse(0.1).flip_threshold, ctx, 0, up, 2, isa);
+            ADD_FAILURE() << "non-finite latent accepted by the upload";
+          } catch (const InvalidArgument& e) {
+            EXPECT_NE(std::string(e.what()).find("theta[" + std::to_string(where) + "]"), std::string::npos) << e.what();
+          }
+          for (std::uint64_t w : up) EXPECT_EQ(w, 0u);
         }
         std::vector<std::uint64_t> bits(PackedWords(m));
         EXPECT_THROW(EncodeSign(theta, bits), InvalidArgument);
@@ -120,6 +129,7 @@ TEST(RrValidation, BadGammaAndNonFiniteLatentsAreRejected) {
   forged.flip_threshold = 0;  // claims γ = 0.1 but never flips
   std::vector<std::uint64_t> bits(1);
   EXPECT_THROW(ApplyRandomizedResponse(forged, 10, ctx, 0, bits), InvalidArgument);
+  EXPECT_THROW(EncodeBnnUpload(Binarizer::kStoSign, &forged, Latents(10, 1), ctx, 0, bits), InvalidArgument);
   for (double g : {std::nan(""), -0.25, 0.75}) {  // hand-built, out of range: rejected before any conversion
     RandomizedResponse bad;
     bad.gamma = g;
@@ -167,8 +177,17 @@ TEST(RrEncoders, FastPathIsBitIdenticalToTheScalarLoops) {
               fast::ApplyRandomizedResponseFast(rr.flip_threshold, m, ctx, client, got, threads, isa);
               ASSERT_EQ(got, rr_want) << Name(gen) << " m=" << m << " gamma=" << g;
               ++compared;
+              // The fused upload (one pass, both streams) gives the two scalar passes' bits, and so
+              // does the public EncodeBnnUpload that uses it.
+              std::vector<std::uint64_t> fused(PackedWords(m), ~std::uint64_t{0});
+              fast::EncodeBnnUploadFast(theta, rr.flip_threshold, ctx, client, fused, threads, isa);
+              ASSERT_EQ(fused, rr_want) << "fused upload " << Name(gen) << " m=" << m << " gamma=" << g;
+              ++compared;
             }
           }
+          std::vector<std::uint64_t> upload(PackedWords(m), ~std::uint64_t{0});
+          EncodeBnnUpload(Binarizer::kStoSign, &rr, theta, ctx, client, upload, 2);
+          ASSERT_EQ(upload, rr_want) << "EncodeBnnUpload " << Name(gen) << " m=" << m << " gamma=" << g;
           if (g == 0.5) {
             EXPECT_EQ(rr_want, want);  // γ = 1/2 never flips
           }

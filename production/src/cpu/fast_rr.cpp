@@ -32,9 +32,15 @@
 namespace dpfl::quant::fast {
 namespace {
 
+// Which pass a body runs: StoSign alone, RR alone (in place), or the whole upload RR(StoSign(θ)) in
+// one pass — both streams' heads per group, the StoSign word handed to RR in registers, the same
+// bits as the two passes one after the other.
+enum class Pass { kStoSign, kRr, kUpload };
+
 struct RrJob {
   const StreamContext* ctx;
-  rng::StreamAddress addr;
+  rng::StreamAddress addr;       // StoSign's stream (kStoSign, kUpload) or RR's (kRr)
+  rng::StreamAddress rr_addr;    // kUpload: RR's stream
   const float* theta;            // StoSign: the latents
   std::uint64_t flip_threshold;  // RR
   std::size_t m;
@@ -42,9 +48,10 @@ struct RrJob {
 };
 
 template <bool kStoSign>
-__attribute__((noinline, cold)) bool ExactDecision(const RrJob& job, std::size_t j, std::uint32_t head, bool in_plus) {
+__attribute__((noinline, cold)) bool ExactDecision(const RrJob& job, const rng::StreamAddress& addr, std::size_t j,
+                                                   std::uint32_t head, bool in_plus) {
   const std::uint64_t v = rng::DecisionUniformFromParts(
-      head, rng::Uniform64(job.ctx->generator, job.ctx->key, rng::TailAddress(job.addr), j), kBnnHeadBits);
+      head, rng::Uniform64(job.ctx->generator, job.ctx->key, rng::TailAddress(addr), j), kBnnHeadBits);
   if constexpr (kStoSign) return StoSignPlus(job.theta[j], v);
   return RrOutput(in_plus, v, job.flip_threshold);
 }
@@ -127,19 +134,51 @@ DPFL_ALWAYS_INLINE std::uint32_t HeadAt(const void* heads, std::size_t k) {
   return v;
 }
 
+// The StoSign word of parameters first … first + 63 from their heads (ties decided exactly).
+template <class Ops>
+DPFL_ALWAYS_INLINE std::uint64_t StoSignWord(const RrJob& job, std::size_t first, const void* hd) {
+  WordMasks m = Ops::StoSign64(job.theta + first, hd);
+  for (std::uint64_t t = m.ties; t != 0; t &= t - 1) {
+    const int k = __builtin_ctzll(t);
+    const bool plus = ExactDecision<true>(job, job.addr, first + static_cast<std::size_t>(k), HeadAt(hd, static_cast<std::size_t>(k)), false);
+    m.below = plus ? (m.below | (std::uint64_t{1} << k)) : (m.below & ~(std::uint64_t{1} << k));
+  }
+  return m.below;
+}
+
+// RR of the word `in` from the RR stream's heads at `addr`: `below` holds "flip", so a tie's exact
+// outcome is stored as a flip.
+template <class Ops>
+DPFL_ALWAYS_INLINE std::uint64_t RrWord(const RrJob& job, const rng::StreamAddress& addr, std::size_t first,
+                                        const void* hd, std::uint32_t t16, std::uint64_t in) {
+  WordMasks m = Ops::Rr64(hd, t16);
+  for (std::uint64_t t = m.ties; t != 0; t &= t - 1) {
+    const int k = __builtin_ctzll(t);
+    const bool in_plus = ((in >> k) & 1u) != 0;
+    const bool out = ExactDecision<false>(job, addr, first + static_cast<std::size_t>(k), HeadAt(hd, static_cast<std::size_t>(k)), in_plus);
+    m.below = out != in_plus ? (m.below | (std::uint64_t{1} << k)) : (m.below & ~(std::uint64_t{1} << k));
+  }
+  return in ^ m.below;
+}
+
 // Words [word_lo, word_hi), multiples of 8 and all full.
-template <class Ops, int kLanes, bool kStoSign>
+template <class Ops, int kLanes, Pass kPass>
 DPFL_ALWAYS_INLINE void Body(const RrJob& job, std::uint64_t* bits, std::size_t word_lo, std::size_t word_hi) {
+  constexpr bool kSto = kPass != Pass::kRr;
   const StreamLanes lanes = MakeStreamLanes(*job.ctx, job.addr);
+  StreamLanes rr_lanes{};
+  if constexpr (kPass == Pass::kUpload) rr_lanes = MakeStreamLanes(*job.ctx, job.rr_addr);
   const std::uint32_t t16 = static_cast<std::uint32_t>(job.flip_threshold >> 48);
-  U64x8 raw[16];  // the group's 512 heads: little-endian 16-bit chunks, head k at byte 2k
+  U64x8 raw[16];     // the group's 512 heads: little-endian 16-bit chunks, head k at byte 2k
+  U64x8 rr_raw[16];  // kUpload: the RR stream's heads of the group
   for (std::size_t word = word_lo; word < word_hi; word += 8) {
     const std::size_t group = word / 8;
-    if constexpr (kStoSign) {
+    if constexpr (kSto) {
       for (std::size_t line = 0; line < 512; line += 16) __builtin_prefetch(job.theta + group * 512 + line);
     }
     RawUniforms128<kLanes>(lanes, group, raw);
-    if constexpr (kStoSign) {
+    if constexpr (kPass == Pass::kUpload) RawUniforms128<kLanes>(rr_lanes, group, rr_raw);
+    if constexpr (kSto) {
       if (__builtin_expect(detail::AnyNonFinite(job.theta + group * 512, 512), 0)) {
         job.non_finite->store(true, std::memory_order_relaxed);
         std::fill(bits + word, bits + word + 8, std::uint64_t{0});
@@ -149,61 +188,53 @@ DPFL_ALWAYS_INLINE void Body(const RrJob& job, std::uint64_t* bits, std::size_t 
     for (std::size_t h = 0; h < 8; ++h) {
       const std::size_t first = group * 512 + 64 * h;
       const void* hd = reinterpret_cast<const char*>(raw) + 128 * h;
-      WordMasks m;
-      if constexpr (kStoSign) {
-        m = Ops::StoSign64(job.theta + first, hd);
+      if constexpr (kPass == Pass::kStoSign) {
+        bits[word + h] = StoSignWord<Ops>(job, first, hd);
+      } else if constexpr (kPass == Pass::kRr) {
+        bits[word + h] = RrWord<Ops>(job, job.addr, first, hd, t16, bits[word + h]);
       } else {
-        m = Ops::Rr64(hd, t16);
+        const std::uint64_t sto = StoSignWord<Ops>(job, first, hd);
+        bits[word + h] = RrWord<Ops>(job, job.rr_addr, first, reinterpret_cast<const char*>(rr_raw) + 128 * h, t16, sto);
       }
-      const std::uint64_t in = kStoSign ? 0 : bits[word + h];
-      for (std::uint64_t t = m.ties; t != 0; t &= t - 1) {
-        const int k = __builtin_ctzll(t);
-        const bool decided = ExactDecision<kStoSign>(job, first + static_cast<std::size_t>(k),
-                                                     HeadAt(hd, static_cast<std::size_t>(k)), ((in >> k) & 1u) != 0);
-        // StoSign: `below` holds "+"; RR: it holds "flip", so store the exact outcome as a flip.
-        const bool set = kStoSign ? decided : (decided != (((in >> k) & 1u) != 0));
-        m.below = set ? (m.below | (std::uint64_t{1} << k)) : (m.below & ~(std::uint64_t{1} << k));
-      }
-      bits[word + h] = kStoSign ? m.below : (in ^ m.below);
     }
   }
 }
 
-template <bool kStoSign>
+template <Pass kPass>
 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"), flatten)) void BodyAvx512(const RrJob& job,
                                                                                        std::uint64_t* bits,
                                                                                        std::size_t lo, std::size_t hi) {
-  Body<RrAvx512Ops, 16, kStoSign>(job, bits, lo, hi);
+  Body<RrAvx512Ops, 16, kPass>(job, bits, lo, hi);
 }
-template <bool kStoSign>
+template <Pass kPass>
 __attribute__((target("avx2,bmi2"))) void BodyAvx2(const RrJob& job, std::uint64_t* bits, std::size_t lo,
                                                    std::size_t hi) {
-  Body<RrGenericOps<8>, 8, kStoSign>(job, bits, lo, hi);
+  Body<RrGenericOps<8>, 8, kPass>(job, bits, lo, hi);
 }
-template <bool kStoSign>
+template <Pass kPass>
 void BodyBaseline(const RrJob& job, std::uint64_t* bits, std::size_t lo, std::size_t hi) {
-  Body<RrGenericOps<4>, 4, kStoSign>(job, bits, lo, hi);
+  Body<RrGenericOps<4>, 4, kPass>(job, bits, lo, hi);
 }
 
 using BodyFn = void (*)(const RrJob&, std::uint64_t*, std::size_t, std::size_t);
 
-template <bool kStoSign>
+template <Pass kPass>
 BodyFn Select(Isa isa) {
   switch (isa) {
-    case Isa::kAvx512: return BodyAvx512<kStoSign>;
-    case Isa::kAvx2: return BodyAvx2<kStoSign>;
-    case Isa::kBaseline: return BodyBaseline<kStoSign>;
+    case Isa::kAvx512: return BodyAvx512<kPass>;
+    case Isa::kAvx2: return BodyAvx2<kPass>;
+    case Isa::kBaseline: return BodyBaseline<kPass>;
   }
-  return BodyBaseline<kStoSign>;
+  return BodyBaseline<kPass>;
 }
 
 // Whole groups of 8 full words through the SIMD body, the rest through the scalar loops.
-template <bool kStoSign>
+template <Pass kPass>
 void Run(const RrJob& job, std::span<std::uint64_t> bits, int threads, Isa isa) {
-  const BodyFn simd = Select<kStoSign>(isa);
+  const BodyFn simd = Select<kPass>(isa);
   const std::size_t full_words = job.m / 64;
   const auto scalar = [&](std::size_t a, std::size_t b) {
-    if constexpr (kStoSign) {
+    if constexpr (kPass != Pass::kRr) {
       const std::size_t j_lo = 64 * a, j_hi = std::min(64 * b, job.m);
       if (detail::AnyNonFinite(job.theta + j_lo, j_hi - j_lo)) {
         job.non_finite->store(true, std::memory_order_relaxed);
@@ -211,6 +242,8 @@ void Run(const RrJob& job, std::span<std::uint64_t> bits, int threads, Isa isa) 
         return;
       }
       detail::StoSignWords<NoRrFaults>({job.theta, job.m}, *job.ctx, job.addr, bits, a, b);
+      if constexpr (kPass == Pass::kUpload)
+        detail::RandomizeWords<NoRrFaults>(job.flip_threshold, job.m, *job.ctx, job.rr_addr, bits, a, b);
     } else {
       detail::RandomizeWords<NoRrFaults>(job.flip_threshold, job.m, *job.ctx, job.addr, bits, a, b);
     }
@@ -220,6 +253,17 @@ void Run(const RrJob& job, std::span<std::uint64_t> bits, int threads, Isa isa) 
   });
 }
 
+// StoSign and the upload: a non-finite latent zeroes the message and is reported by index.
+template <Pass kPass>
+void RunStoSign(const RrJob& job, std::span<const float> theta, std::span<std::uint64_t> bits, int threads, Isa isa) {
+  Run<kPass>(job, bits, threads, isa);
+  if (job.non_finite->load()) {
+    std::fill(bits.begin(), bits.begin() + static_cast<std::ptrdiff_t>(PackedWords(theta.size())), std::uint64_t{0});
+    ValidateLatents(theta, bits.size());  // throws, naming the first bad index
+    throw std::logic_error("fast StoSign: a range reported a non-finite latent that ValidateLatents did not find");
+  }
+}
+
 }  // namespace
 
 void EncodeStoSignFast(std::span<const float> theta, const StreamContext& ctx, std::uint32_t client,
@@ -227,21 +271,26 @@ void EncodeStoSignFast(std::span<const float> theta, const StreamContext& ctx, s
   ValidateOutputSize(theta.size(), bits.size());
   detail::CheckIndexRange(ctx, theta.size());
   std::atomic<bool> non_finite{false};
-  const RrJob job{&ctx, detail::StoSignAddress(ctx, client), theta.data(), 0, theta.size(), &non_finite};
-  Run<true>(job, bits, threads, isa);
-  if (non_finite.load()) {
-    std::fill(bits.begin(), bits.begin() + static_cast<std::ptrdiff_t>(PackedWords(theta.size())), std::uint64_t{0});
-    ValidateLatents(theta, bits.size());  // throws, naming the first bad index
-    throw std::logic_error("fast StoSign: a range reported a non-finite latent that ValidateLatents did not find");
-  }
+  const RrJob job{&ctx, detail::StoSignAddress(ctx, client), {}, theta.data(), 0, theta.size(), &non_finite};
+  RunStoSign<Pass::kStoSign>(job, theta, bits, threads, isa);
 }
 
 void ApplyRandomizedResponseFast(std::uint64_t flip_threshold, std::size_t m, const StreamContext& ctx,
                                  std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa) {
   ValidateOutputSize(m, bits.size());
   detail::CheckIndexRange(ctx, m);
-  const RrJob job{&ctx, detail::RrAddress(ctx, client), nullptr, flip_threshold, m, nullptr};
-  Run<false>(job, bits, threads, isa);
+  const RrJob job{&ctx, detail::RrAddress(ctx, client), {}, nullptr, flip_threshold, m, nullptr};
+  Run<Pass::kRr>(job, bits, threads, isa);
+}
+
+void EncodeBnnUploadFast(std::span<const float> theta, std::uint64_t flip_threshold, const StreamContext& ctx,
+                         std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa) {
+  ValidateOutputSize(theta.size(), bits.size());
+  detail::CheckIndexRange(ctx, theta.size());
+  std::atomic<bool> non_finite{false};
+  const RrJob job{&ctx, detail::StoSignAddress(ctx, client), detail::RrAddress(ctx, client), theta.data(),
+                  flip_threshold, theta.size(), &non_finite};
+  RunStoSign<Pass::kUpload>(job, theta, bits, threads, isa);
 }
 
 }  // namespace dpfl::quant::fast

@@ -52,17 +52,28 @@ void Binarize(Binarizer binarizer, std::span<const float> theta, const StreamCon
   }
 }
 
-void ApplyRandomizedResponse(const RandomizedResponse& rr, std::size_t m, const StreamContext& ctx,
-                             std::uint32_t client, std::span<std::uint64_t> bits, int threads) {
+namespace {
+void ValidateRr(const RandomizedResponse& rr) {
   // γ first: RrFlipThreshold is defined for γ ∈ [0, 1/2] only (a NaN or negative γ would make
   // its conversion to an integer undefined).
   if (!(rr.gamma >= 0.0 && rr.gamma <= 0.5) || rr.flip_threshold != RrFlipThreshold(rr.gamma))
     throw InvalidArgument("rr", "not made by MakeRandomizedResponse (threshold does not match gamma)");
+}
+}  // namespace
+
+void ApplyRandomizedResponse(const RandomizedResponse& rr, std::size_t m, const StreamContext& ctx,
+                             std::uint32_t client, std::span<std::uint64_t> bits, int threads) {
+  ValidateRr(rr);
   fast::ApplyRandomizedResponseFast(rr.flip_threshold, m, ctx, client, bits, threads, Isa());
 }
 
 void EncodeBnnUpload(Binarizer binarizer, const RandomizedResponse* rr, std::span<const float> theta,
                      const StreamContext& ctx, std::uint32_t client, std::span<std::uint64_t> bits, int threads) {
+  if (binarizer == Binarizer::kStoSign && rr != nullptr) {  // one pass, the same bits as the two below
+    ValidateRr(*rr);
+    fast::EncodeBnnUploadFast(theta, rr->flip_threshold, ctx, client, bits, threads, Isa());
+    return;
+  }
   Binarize(binarizer, theta, ctx, client, bits, threads);
   if (rr != nullptr) ApplyRandomizedResponse(*rr, theta.size(), ctx, client, bits, threads);
 }

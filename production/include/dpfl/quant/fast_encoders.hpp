@@ -27,6 +27,10 @@ void EncodeStoSignFast(std::span<const float> theta, const StreamContext& ctx, s
                        std::span<std::uint64_t> bits, int threads, Isa isa);
 void ApplyRandomizedResponseFast(std::uint64_t flip_threshold, std::size_t m, const StreamContext& ctx,
                                  std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa);
+// The whole upload RR(StoSign(θ)) in one pass over θ: the same bits as EncodeStoSignFast followed by
+// ApplyRandomizedResponseFast (both streams read per group; tested word for word).
+void EncodeBnnUploadFast(std::span<const float> theta, std::uint64_t flip_threshold, const StreamContext& ctx,
+                         std::uint32_t client, std::span<std::uint64_t> bits, int threads, Isa isa);
 
 // out[w] = rng::Uniform64(ctx.generator, ctx.key, addr, 128·group + w) for w < 128, computed 16
 // ChaCha20 blocks (64 Philox blocks) at a time (src/cpu/fast_stream_words.cpp). The caller keeps
