@@ -29,34 +29,21 @@ typedef std::uint8_t U8x16 __attribute__((vector_size(16)));
 
 #define DPFL_ALWAYS_INLINE inline __attribute__((always_inline))
 
-
-
 // Vectors of one native register for the portable (GCC vector extension) paths: W 32-bit lanes,
 // W = 8 on AVX2 (ymm) and W = 4 on baseline x86-64 (xmm). GCC 12 lowers comparisons and selects
 // of vectors wider than the target's registers to scalar code (a comparison of two 16-lane float
 // vectors on AVX2 becomes 16 vcomiss), so the portable decisions work one register at a time.
 // The "h" types hold W/2 lanes: a float half converts to one register of doubles.
 template <int W>
-struct NativeVectors;
-template <>
-struct NativeVectors<8> {
-  typedef float F32 __attribute__((vector_size(32)));
-  typedef std::int32_t I32 __attribute__((vector_size(32)));
-  typedef std::uint16_t U16 __attribute__((vector_size(16)));
-  typedef std::uint8_t U8 __attribute__((vector_size(8)));
-  typedef float F32h __attribute__((vector_size(16)));
-  typedef double F64h __attribute__((vector_size(32)));
-  typedef std::int32_t I32h __attribute__((vector_size(16)));
-};
-template <>
-struct NativeVectors<4> {
-  typedef float F32 __attribute__((vector_size(16)));
-  typedef std::int32_t I32 __attribute__((vector_size(16)));
-  typedef std::uint16_t U16 __attribute__((vector_size(8)));
-  typedef std::uint8_t U8 __attribute__((vector_size(4)));
-  typedef float F32h __attribute__((vector_size(8)));
-  typedef double F64h __attribute__((vector_size(16)));
-  typedef std::int32_t I32h __attribute__((vector_size(8)));
+struct NativeVectors {
+  static_assert(W == 4 || W == 8, "one xmm (4 lanes) or one ymm (8 lanes)");
+  typedef float F32 __attribute__((vector_size(4 * W)));
+  typedef std::int32_t I32 __attribute__((vector_size(4 * W)));
+  typedef std::uint16_t U16 __attribute__((vector_size(2 * W)));
+  typedef std::uint8_t U8 __attribute__((vector_size(W)));
+  typedef float F32h __attribute__((vector_size(2 * W)));
+  typedef double F64h __attribute__((vector_size(4 * W)));
+  typedef std::int32_t I32h __attribute__((vector_size(2 * W)));
 };
 
 // Bit i = lane i of an all-ones/all-zeros mask of W lanes (movmskps per 4 lanes).
