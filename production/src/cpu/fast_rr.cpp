@@ -3,10 +3,13 @@
 // them word for word on both generators and every instruction set).
 //
 // Work unit: 8 packed words = 512 coordinates, whose 16-bit heads (rng::DecisionHead) are the
-// raw uniforms of one RawUniforms128 call (16 ChaCha20 blocks or 64 Philox blocks generated 16
-// lanes at a time, simd_generators.hpp). A decision "V < T" is settled by the head h = V >> 48
-// unless h = T >> 48 (probability 2^−16); only then is the 48-bit tail read and the scalar rule
-// evaluated in full.
+// raw uniforms of one RawUniforms128 call (16 ChaCha20 blocks or 64 Philox blocks, generated 16, 8
+// or 4 lanes at a time by instruction set, simd_generators.hpp). A decision "V < T" is settled by
+// the head h = V >> 48 unless h = T >> 48 (probability 2^−16); only then is the 48-bit tail read
+// and the scalar rule evaluated in full. The decisions run on whole vectors: AVX-512 compares into
+// mask registers (RrAvx512Ops), the portable path one native register at a time (RrGenericOps<W>).
+// Three passes: StoSign, RR in place, and the whole upload RR(StoSign(θ)) in one pass (both
+// streams' heads per group), whose bits are those of the first two run one after the other.
 //
 // Why it is bit-identical: the heads are the same pure functions of their addresses, and every
 // comparison with the heads is exact.
@@ -16,7 +19,7 @@
 //    of a float, exact): h < T >> 48 ⇔ a + 1 ≤ x, and h = T >> 48 ⇔ a ≤ x < a + 1. At θ ≥ 1
 //    (x = 2^15 ≥ a + 1 for every head) the rule's unconditional "+" is reproduced, and at
 //    θ ≤ −1 a tie (h = 0) goes to the exact rule, whose T is 0.
-// So no rounding enters a decision, and the compiler may vectorize the loops freely.
+// So no rounding enters a decision, and vector lanes decide exactly as the scalar rule does.
 #include <immintrin.h>
 
 #include <algorithm>
