@@ -7,8 +7,9 @@
 // dpfl::InvalidArgument from the construction, or success with these invariants:
 //   T1  the table: A + R ≤ 2^64 (no wrapped area), A ≥ 2^63 (at most half the words are wasted),
 //       a positive number of cells;
-//   T2  every Sample returns (std::overflow_error is documented for a tail draw beyond 2^62, of
-//       probability far below 2^−1000; any other exception aborts);
+//   T2  every Sample returns: std::overflow_error, documented for a tail proposal with j ≥ 4096
+//       (probability ≤ 2^−4096), is a failure here too (a review found an earlier bound that threw
+//       with probability 2^−(61 − log2 c_t) per tail proposal);
 //   T3  determinism: the same first word and the same stream give the same output and leave the
 //       stream at the same index.
 // Anything else — another exception type, a sanitizer report, a broken invariant — aborts.
@@ -71,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::int64_t z1 = t.Sample(u, s1), z2 = t.Sample(u, s2);
         if (z1 != z2 || s1.index() != s2.index()) Fail("T3: not deterministic", gaussian, num, den);
       } catch (const std::overflow_error&) {
-        // documented: a tail draw beyond 2^62
+        Fail("T2: a draw threw overflow_error", gaussian, num, den);
       }
     }
   } catch (const dpfl::InvalidArgument&) {

@@ -92,6 +92,8 @@ TableDiscreteNoise TableDiscreteNoise::Gaussian(const Ratio128& sigma2) { return
 TableDiscreteNoise TableDiscreteNoise::Laplace(const Ratio128& t) { return TableDiscreteNoise(false, t); }
 
 TableDiscreteNoise::TableDiscreteNoise(bool gaussian, const Ratio128& param) : gaussian_(gaussian), param_(param) {
+  // SampleTableNoise runs the lazy comparisons on several threads: MPFR's caches must be per thread.
+  if (!mpfr_buildopt_tls_p()) throw std::runtime_error("TableDiscreteNoise: MPFR is built without thread-local storage");
   const Uint128 two64 = static_cast<Uint128>(1) << 64;
   const std::string name = gaussian ? "sigma2" : "t";
   if (param.num == 0 || param.den == 0 || param.num >= two64 || param.den >= two64)
@@ -146,6 +148,10 @@ TableDiscreteNoise::TableDiscreteNoise(bool gaussian, const Ratio128& param) : g
     mpz_mul_ui(rhs.v, rhs.v, 6931471805599453095ul);
     if (mpz_cmp(lhs.v, rhs.v) >= 0) break;
   }
+  // The tail's room before 2^62 must hold 4096 tail cells (Tail refuses j ≥ 4096 only); the scale
+  // limit above keeps c_t ≤ 2^44, far inside.
+  if (tail_bits_ > 49 || k_ * c > (std::int64_t{1} << 61))
+    throw InvalidArgument(name, "too large for the table sampler: " + ToString(param));
   tail_area_bits_ = std::max(40, tail_bits_ + 2);  // R ≥ 4·c_t, so e(z) ≥ 1 > λ f on the first tail cell
   if (tail_area_bits_ > 62) throw InvalidArgument(name, "too large for the table sampler: " + ToString(param));
   const Uint128 tail_area = static_cast<Uint128>(1) << tail_area_bits_;
@@ -295,8 +301,11 @@ bool TableDiscreteNoise::Tail(NoiseStream& slow, std::int64_t* z) const {
     left = 64;
   }
   const std::uint64_t offset = tail_bits_ == 0 ? 0 : slow.Next() >> (64 - tail_bits_);
+  // |z| = start + j·c_t + offset < start + room·c_t ≤ 2^62 for j < room. j ≥ 4096 too is refused:
+  // probability 2^−4096 per tail proposal, and it keeps LazyBelow's exponent small.
   const std::int64_t start = k_ * (std::int64_t{1} << b_);
-  if (j > 60 - tail_bits_ || start > (std::int64_t{1} << 61))
+  const std::int64_t room = start > (std::int64_t{1} << 61) ? 0 : ((std::int64_t{1} << 62) - start) >> tail_bits_;
+  if (j >= std::min<std::int64_t>(room, 4096))
     throw std::overflow_error("TableDiscreteNoise: a tail draw beyond 2^62 (an output outside int64 is never returned)");
   const std::int64_t magnitude = start + (j << tail_bits_) + static_cast<std::int64_t>(offset);
   *z = negative ? -(magnitude + 1) : magnitude;

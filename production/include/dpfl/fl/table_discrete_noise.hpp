@@ -39,8 +39,8 @@
 //
 // Domain: σ² or t = num/den with num, den ∈ [1, 2^64), and a scale small enough for heights with
 // 20 bits of resolution (λ ≥ 2^20: σ or t up to about 2^41); InvalidArgument("sigma2" / "t") otherwise
-// (the Laplace baselines' t = N/ε_p, with its 76-bit numerator, is outside: it keeps CKS). An
-// output outside int64 (a tail draw beyond 2^62, probability far below 2^−1000) throws
+// (the Laplace baselines' t = N/ε_p, with its 76-bit numerator, is outside: it keeps CKS). A tail
+// proposal beyond 2^62, or with its geometric j ≥ 4096 (probability ≤ 2^−4096 per proposal), throws
 // std::overflow_error rather than change the law, as the CKS samplers do.
 #pragma once
 
