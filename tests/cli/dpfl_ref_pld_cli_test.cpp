@@ -4,9 +4,11 @@
 // far below the enclosures' widths, or published dp_accounting numbers), every output names its
 // adjacency, and bad input exits 2 naming the flag.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -219,9 +221,14 @@ std::vector<BadInput> Cases() {
   const CliArgs g = {"pld", "gaussian", "--sigma", "1", "--delta", "1e-5"};
   const CliArgs ca = {"calibrate", "gaussian-analytic", "--sigma", "1", "--delta", "1e-5"};
   const std::string missing = ::testing::TempDir() + "/no_such_pmf.json";
+  // Cases() runs in every test process (ctest runs them in parallel), so each writes these files:
+  // to a file of its own first, then renamed into place (atomic), so that no process ever reads a
+  // file another one is still writing (a CI run once read an empty c8.json).
   auto file = [](const std::string& name, const std::string& text) {
     const std::string path = ::testing::TempDir() + "/" + name;
-    std::ofstream(path) << text;
+    const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+    std::ofstream(tmp) << text;
+    std::rename(tmp.c_str(), path.c_str());
     return path;
   };
   auto compose = [&](const std::string& name, const std::string& text) {
